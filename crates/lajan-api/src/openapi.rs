@@ -121,7 +121,7 @@ field left out keeps its value and `null` is refused except where a field says i
         routes::health::healthz,
         routes::health::readyz,
     ),
-    components(schemas(ErrorBody, FieldDetail, PaginationView, Deleted, lajan_services::views::invitations::InvitedClientView)),
+    components(schemas(ErrorBody, FieldDetail, PaginationView, Deleted, lajan_services::views::invitations::InvitedClientView, lajan_services::views::messages::ReminderView)),
     modifiers(&BearerAuth, &CommonErrors, &OptionalBodies, &TextRules, &Webhooks, &Examples),
     security(("bearer" = [])),
     tags(

@@ -19,6 +19,13 @@ pub fn object_schema(event_type: &str) -> Option<Value> {
             "properties": { "creditNote": { "$ref": "#/components/schemas/CreditNoteView" } },
         }]}));
     }
+    if event_type == "invoice.reminder_sent" {
+        return Some(json!({ "allOf": [{ "$ref": "#/components/schemas/InvoiceView" }, {
+            "type": "object",
+            "required": ["reminder"],
+            "properties": { "reminder": { "$ref": "#/components/schemas/ReminderView" } },
+        }]}));
+    }
     if matches!(event_type, "invoice.payment_received" | "invoice.payment_reversed") {
         return Some(json!({ "allOf": [{ "$ref": "#/components/schemas/InvoiceView" }, {
             "type": "object",
@@ -113,6 +120,9 @@ pub fn emitted_when(event_type: &str) -> Option<&'static str> {
         "invoice.paid" => "A payment (sandbox simulation or live Stellar payment) settled an invoice.",
         "invoice.overdue" => {
             "The overdue job found a sent, viewed or partially paid invoice past its due date (or past the due date of its oldest instalment left unpaid, which nextInstallment names)."
+        }
+        "invoice.reminder_sent" => {
+            "A payment reminder went to the client (settings reminders: days from an unpaid instalment's or the invoice's due date, at the organization's time of day, in the client's language). The object is the invoice with the reminder: the instalment, offsetDays, amountDue and the messages it queued. Sent at most once per instalment and day; never once paid, voided or fully credited, or to a client with remindersEnabled false."
         }
         "invoice.voided" => "POST /v1/invoices/{id}/void voided an invoice.",
         "message.sent" => {

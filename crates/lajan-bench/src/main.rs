@@ -251,6 +251,7 @@ async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurren
                     wallet_account_id: Some(WALLET.into()),
                     wallet_memo: None,
                     language: Language::Ht,
+                    reminders_enabled: true,
                     verification: None,
                     created_at: now,
                     updated_at: now,

@@ -155,6 +155,9 @@ pub async fn save(State(console): State<Console>, request: Protected<SettingsFor
         require_distinct_approver: Some(form.require_distinct_approver.is_some()),
         timezone: Some(form.timezone.trim().to_owned()),
         allow_partial_payments: Some(form.allow_partial_payments.is_some()),
+        // Reminders and receipts are set through the API (`PUT /v1/settings`); the form keeps them.
+        reminders: Default::default(),
+        payment_receipts: None,
         receivers: ReceiverSettingsInput {
             default_client_language: given(&form.default_client_language).map(str::to_owned),
             invitation_resend_days: number(&form.invitation_resend_days),

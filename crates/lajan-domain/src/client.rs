@@ -144,6 +144,8 @@ pub struct Client {
     /// or an exchange), carried by every payout to it.
     pub wallet_memo: Option<StellarMemo>,
     pub language: Language,
+    /// Whether the organization's payment reminders go to them (receipts and invoices do).
+    pub reminders_enabled: bool,
     /// What the receiver must answer before registering a wallet, if the organization asks.
     pub verification: Option<Verification>,
     pub created_at: Timestamp,
@@ -163,6 +165,8 @@ pub struct ClientInput {
     /// `text`, `id` or `hash`; read from the memo when left out.
     pub wallet_memo_type: Option<String>,
     pub language: Option<String>,
+    /// Left out: reminded.
+    pub reminders_enabled: Option<bool>,
     pub verification: Option<VerificationInput>,
 }
 
@@ -249,6 +253,7 @@ impl ClientInput {
             wallet_account_id: wallet.map(|w| w.0),
             wallet_memo,
             language: language.unwrap_or(Language::DEFAULT),
+            reminders_enabled: self.reminders_enabled.unwrap_or(true),
             verification: None,
             created_at: now,
             updated_at: now,
@@ -271,6 +276,7 @@ pub struct ClientPatchInput {
     pub wallet_memo: Option<Option<String>>,
     pub wallet_memo_type: Option<String>,
     pub language: Option<Option<String>>,
+    pub reminders_enabled: Option<bool>,
     /// `Some(None)` removes the question.
     pub verification: Option<Option<VerificationInput>>,
 }
@@ -285,6 +291,7 @@ pub struct ClientPatch {
     pub wallet_account_id: Option<Option<String>>,
     pub wallet_memo: Option<Option<StellarMemo>>,
     pub language: Option<Language>,
+    pub reminders_enabled: Option<bool>,
     /// Set by whoever seals the answer [`ClientPatchInput::parse`] gives: `Some(None)` removes
     /// the question.
     pub verification: Option<Option<Verification>>,
@@ -295,24 +302,10 @@ impl ClientPatchInput {
     /// caller to seal into [`ClientPatch::verification`] (`Some(None)`: remove it).
     pub fn parse(self, now: Timestamp) -> Result<(ClientPatch, Option<Option<VerificationAnswer>>), Invalid> {
         let mut errors = FieldErrors::new();
-        let mut required = |field: &str, raw: Option<Option<String>>| match raw {
-            None => None,
-            Some(None) => {
-                errors.add(field, "cannot be null");
-                None
-            }
-            Some(Some(s)) => errors.take(field, PersonName::parse(&s)).map(|n| n.0),
-        };
-        let first_name = required("firstName", self.first_name);
-        let last_name = required("lastName", self.last_name);
-        let language = match self.language {
-            None => None,
-            Some(None) => {
-                errors.add("language", "cannot be null");
-                None
-            }
-            Some(Some(raw)) => errors.take("language", raw.parse::<Language>()),
-        };
+        let name = |s: &str| PersonName::parse(s).map(|n| n.0);
+        let first_name = errors.not_null("firstName", self.first_name, name);
+        let last_name = errors.not_null("lastName", self.last_name, name);
+        let language = errors.not_null("language", self.language, str::parse::<Language>);
         let mut clearable =
             |field: &str, raw: Option<Option<String>>, parse: fn(&str) -> Result<String, String>| match raw {
                 None => None,
@@ -342,6 +335,7 @@ impl ClientPatchInput {
             wallet_account_id,
             wallet_memo,
             language,
+            reminders_enabled: self.reminders_enabled,
             verification: None,
         };
         Ok((patch, answer))
@@ -383,6 +377,9 @@ impl Client {
         if self.wallet_memo.is_some() && self.wallet_account_id.is_none() {
             *self = before;
             return Err(Invalid::fields(vec![FieldError::new("walletMemo", MEMO_NEEDS_WALLET)]));
+        }
+        if let Some(v) = patch.reminders_enabled {
+            self.reminders_enabled = v;
         }
         if let Some(v) = patch.language {
             self.language = v;
@@ -465,6 +462,7 @@ mod tests {
             wallet_memo: Some("x".repeat(29)),
             wallet_memo_type: None,
             language: Some("creole".into()),
+            reminders_enabled: None,
             verification: Some(VerificationInput { kind: Some("pin".into()), value: None }),
         };
         let err = input.into_client("cli_x".into(), Timestamp::from_millis(0)).unwrap_err();

@@ -42,6 +42,16 @@ impl DueDate {
         jiff::civil::Date::strptime("%Y-%m-%d", raw).map(DueDate).map_err(|_| bad())
     }
 
+    /// The instant `offset_days` from this date at `time` in the timezone `tz` (a time a clock
+    /// change skips or repeats resolves as jiff's `compatible` does); `None` for an unknown
+    /// timezone or a day out of range.
+    pub fn moment(self, offset_days: i32, time: jiff::civil::Time, tz: &str) -> Option<Timestamp> {
+        let zone = jiff::tz::TimeZone::get(tz).ok()?;
+        let day = self.0.checked_add(jiff::Span::new().days(i64::from(offset_days))).ok()?;
+        let zoned = day.to_datetime(time).to_zoned(zone).ok()?;
+        Some(Timestamp::from_millis(zoned.timestamp().as_millisecond()))
+    }
+
     /// Whether this date is over, i.e. before today, in the timezone `tz` at instant `now`.
     pub fn has_passed(self, now: Timestamp, tz: &str) -> bool {
         let Ok(zone) = jiff::tz::TimeZone::get(tz) else { return false };

@@ -41,6 +41,7 @@ pub const EVENT_TYPES: &[&str] = &[
     "credit_note.voided",
     "invoice.paid",
     "invoice.overdue",
+    "invoice.reminder_sent",
     "invoice.voided",
     "message.sent",
     "message.delivered",

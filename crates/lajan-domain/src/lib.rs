@@ -55,6 +55,7 @@ pub mod pagination;
 pub mod payment;
 pub mod payout;
 pub mod receiver;
+pub mod reminder;
 pub mod retry;
 pub mod scope;
 pub mod settings;

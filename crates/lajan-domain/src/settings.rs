@@ -1,9 +1,10 @@
 //! Organization settings, per environment: default currency and tax rate, payout approval rules,
-//! the timezone in which due dates are judged, how invoices are paid, how receivers without a
+//! the timezone in which due dates are judged, how invoices are paid and reminded, how receivers without a
 //! wallet are reached, and how the organization presents itself to their wallets.
 
 use crate::money::{Currency, TaxRate};
 use crate::receiver::{ReceiverSettings, ReceiverSettingsInput};
+use crate::reminder::{ReminderSettings, ReminderSettingsInput};
 use crate::stellar_profile::{StellarProfile, StellarProfileInput};
 use crate::validation::{FieldErrors, Invalid};
 
@@ -27,11 +28,19 @@ pub struct InvoicingSettings {
     /// when false it asks for exactly what is due. A smaller payment that arrives anyway is
     /// still counted: money in is never refused.
     pub allow_partial_payments: bool,
+    /// When clients are reminded of what they still owe.
+    pub reminders: ReminderSettings,
+    /// Whether a client gets a short receipt, with what is left, when a payment lands.
+    pub payment_receipts: bool,
 }
 
 impl Default for InvoicingSettings {
     fn default() -> Self {
-        InvoicingSettings { allow_partial_payments: true }
+        InvoicingSettings {
+            allow_partial_payments: true,
+            reminders: ReminderSettings::default(),
+            payment_receipts: true,
+        }
     }
 }
 
@@ -60,6 +69,8 @@ pub struct SettingsInput {
     pub require_distinct_approver: Option<bool>,
     pub timezone: Option<String>,
     pub allow_partial_payments: Option<bool>,
+    pub reminders: ReminderSettingsInput,
+    pub payment_receipts: Option<bool>,
     pub receivers: ReceiverSettingsInput,
     pub stellar: StellarProfileInput,
 }
@@ -129,6 +140,10 @@ impl Settings {
         if let Some(b) = input.allow_partial_payments {
             next.invoicing.allow_partial_payments = b;
         }
+        if let Some(b) = input.payment_receipts {
+            next.invoicing.payment_receipts = b;
+        }
+        next.invoicing.reminders = self.invoicing.reminders.updated(input.reminders, &mut errors);
         next.receivers = self.receivers.updated(input.receivers, &mut errors);
         next.stellar = self.stellar.updated(input.stellar, &mut errors);
         errors.finish()?;

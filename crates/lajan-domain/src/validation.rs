@@ -140,6 +140,23 @@ impl FieldErrors {
     }
 
     /// Keeps the value when it parsed; records the error under `field` when it did not.
+    /// A field a change may leave out but not clear: its value parsed, or its error added.
+    pub fn not_null<T>(
+        &mut self,
+        field: &str,
+        raw: Option<Option<String>>,
+        parse: impl Fn(&str) -> Result<T, String>,
+    ) -> Option<T> {
+        match raw {
+            None => None,
+            Some(None) => {
+                self.add(field, "cannot be null");
+                None
+            }
+            Some(Some(s)) => self.take(field, parse(&s)),
+        }
+    }
+
     pub fn take<T>(&mut self, field: &str, parsed: Result<T, String>) -> Option<T> {
         match parsed {
             Ok(v) => Some(v),

@@ -117,6 +117,7 @@ impl Services {
                         wallet_memo: None,
                         wallet_memo_type: None,
                         language: None,
+                        reminders_enabled: None,
                         verification: r.verification.clone(),
                     };
                     match input.into_client(IdKind::Client.generate(), now) {

@@ -7,7 +7,7 @@ use crate::views::events::ActorView;
 use crate::views::invitations::InvitedClientView;
 use crate::views::invoice_payments::InvoicePaymentView;
 use crate::views::invoices::{InvoiceView, PaymentLinkView};
-use crate::views::messages::MessageView;
+use crate::views::messages::{MessageView, ReminderView};
 use crate::views::payouts::PayoutView;
 use crate::views::settings::{SettingsChangeView, SettingsView, changed_fields};
 use crate::views::webhooks::WebhookEndpointView;
@@ -25,6 +25,7 @@ use lajan_domain::{Actor, Timestamp};
 use lajan_store::NewEvent;
 use lajan_store::credit_notes::CreditNoteOnInvoice;
 use lajan_store::incoming_payments::{PaidEvents, PaymentOnInvoice};
+use lajan_store::reminders::SentReminder;
 use serde::Serialize;
 
 fn event(event_type: &'static str, view: &impl Serialize) -> NewEvent {
@@ -68,6 +69,17 @@ pub fn credit_note_event(event_type: &'static str, c: &CreditNoteOnInvoice, publ
         fields.insert("creditNote".into(), serde_json::to_value(note).unwrap_or_default());
     }
     NewEvent { event_type, object }
+}
+
+/// A payment reminder sent (`invoice.reminder_sent`): the invoice as it stands and the
+/// `reminder` (what it reminded of, its messages).
+pub fn reminder_event(d: &InvoiceDetail, sent: &SentReminder, public_url: &str) -> NewEvent {
+    let mut object = serde_json::to_value(InvoiceView::from_detail(d, public_url)).unwrap_or_default();
+    if let serde_json::Value::Object(fields) = &mut object {
+        let reminder = ReminderView::of(&sent.reminder, &sent.messages);
+        fields.insert("reminder".into(), serde_json::to_value(reminder).unwrap_or_default());
+    }
+    NewEvent { event_type: "invoice.reminder_sent", object }
 }
 
 /// The events of a payment counted (`invoice.payment_received`, then `invoice.paid` or

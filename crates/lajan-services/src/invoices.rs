@@ -233,7 +233,7 @@ impl Services {
     }
 
     /// The organization's name, which its invoice messages carry.
-    async fn organization_name(&self, tenant: &Tenant) -> StoreResult<String> {
+    pub(crate) async fn organization_name(&self, tenant: &Tenant) -> StoreResult<String> {
         let org = self.store.get_organization(&tenant.org_id).await?;
         org.map(|o| o.name).ok_or_else(|| StoreError::Corrupt("tenant without organization".into()))
     }

@@ -31,6 +31,7 @@ pub mod payment_links;
 pub mod payments;
 pub mod payouts;
 pub mod registration;
+pub mod reminders;
 pub mod report;
 pub mod sandbox;
 pub mod settings;

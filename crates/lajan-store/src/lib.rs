@@ -59,6 +59,8 @@ macro_rules! areas_sql {
         include!("credit_balances/sql.rs");
         include!("invoice_payments/sql.rs");
         include!("credit_notes/sql.rs");
+        include!("reminders/sql.rs");
+        include!("reminders/receipts_sql.rs");
     };
 }
 
@@ -82,6 +84,7 @@ pub mod payment_links;
 pub mod payouts;
 pub mod postgres;
 mod redact;
+pub mod reminders;
 pub mod sandbox;
 pub mod sessions;
 pub mod settings_changes;
@@ -110,6 +113,7 @@ pub use orgs::{HomeDomainOrg, NewApiKey, OrgStore};
 pub use payment_links::PaymentLinkStore;
 pub use payouts::PayoutStore;
 pub use redact::redact_url;
+pub use reminders::ReminderStore;
 pub use sandbox::SandboxStore;
 pub use sessions::{NewSession, SessionStore};
 pub use settings_changes::{ChangeDecision, SettingsChangeStore, SettingsDecision, SettingsRule};
@@ -158,6 +162,7 @@ pub trait Store:
     + InvoicePaymentStore
     + CreditBalanceStore
     + CreditNoteStore
+    + ReminderStore
     + Send
     + Sync
     + 'static

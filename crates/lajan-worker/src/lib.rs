@@ -183,6 +183,16 @@ impl Workers {
         self.services.send_due_invitations(now).await
     }
 
+    /// The reminders' step: sends every payment reminder due by `now`; how many.
+    pub async fn send_reminders_once(&self, now: Timestamp) -> StoreResult<usize> {
+        self.services.send_due_reminders(now).await
+    }
+
+    /// The receipts' step: sends every payment receipt due by `now`; how many messages.
+    pub async fn send_receipts_once(&self, now: Timestamp) -> StoreResult<usize> {
+        self.services.send_due_receipts(now).await
+    }
+
     /// Runs every worker on its interval until `stop` flips.
     pub fn spawn(self: Arc<Self>, stop: watch::Receiver<bool>) -> Vec<JoinHandle<()>> {
         let i = self.config.intervals;
@@ -191,9 +201,11 @@ impl Workers {
             self.run(i.overdue, &stop, Wake::Never, |w| async move {
                 w.mark_overdue_once(Timestamp::now()).await.map(drop)
             }),
-            // Invitations due first, so the messages they queue go out in the same step.
+            // Invitations, reminders and receipts due first, so the messages they queue go out in the same step.
             self.run(i.notifications, &stop, Wake::Messages, |w| async move {
                 w.send_invitations_once(Timestamp::now()).await?;
+                w.send_reminders_once(Timestamp::now()).await?;
+                w.send_receipts_once(Timestamp::now()).await?;
                 w.deliver_messages_once(Timestamp::now()).await.map(drop)
             }),
             self.run(i.payouts, &stop, Wake::Payouts, |w| async move {

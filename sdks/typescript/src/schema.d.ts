@@ -1294,6 +1294,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "invoice.reminder_sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.reminder_sent
+         * @description A payment reminder went to the client (settings reminders: days from an unpaid instalment's or the invoice's due date, at the organization's time of day, in the client's language). The object is the invoice with the reminder: the instalment, offsetDays, amountDue and the messages it queued. Sent at most once per instalment and day; never once paid, voided or fully credited, or to a client with remindersEnabled false.
+         */
+        post: operations["invoiceReminderSentWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "invoice.sent": {
         parameters: {
             query?: never;
@@ -1864,6 +1884,8 @@ export interface components {
              * @example +50937000000
              */
             phoneNumber?: string | null;
+            /** @description Whether the organization's payment reminders go to the client. */
+            remindersEnabled: boolean;
             /** Format: date-time */
             updatedAt: string;
             verification?: null | components["schemas"]["VerificationView"];
@@ -1896,6 +1918,11 @@ export interface components {
             lastName: string;
             /** @example +50937000000 */
             phoneNumber?: string | null;
+            /**
+             * @description Whether the organization's payment reminders go to the client (default true); invoices
+             *     and receipts still do.
+             */
+            remindersEnabled?: boolean;
             verification?: null | components["schemas"]["VerificationRequest"];
             /** @example GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H */
             walletAccountId?: string | null;
@@ -2250,7 +2277,7 @@ export interface components {
              * @example invoice.paid
              * @enum {string}
              */
-            eventType: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "message.sent" | "message.delivered" | "message.failed" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+            eventType: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.reminder_sent" | "invoice.voided" | "message.sent" | "message.delivered" | "message.failed" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
             /** @example whd_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b */
             id: string;
             /**
@@ -2400,7 +2427,7 @@ export interface components {
          * @description An event type, an area wildcard such as `invoice.*`, or `*`.
          * @enum {string}
          */
-        EventSelector: "*" | "client.*" | "disbursement.*" | "invoice.*" | "credit_note.*" | "message.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "message.sent" | "message.delivered" | "message.failed" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+        EventSelector: "*" | "client.*" | "disbursement.*" | "invoice.*" | "credit_note.*" | "message.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.reminder_sent" | "invoice.voided" | "message.sent" | "message.delivered" | "message.failed" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
         /** @description Something that happened: `data.object` is the resource as the API showed it right after. */
         EventView: {
             actor: components["schemas"]["ActorView"];
@@ -2417,7 +2444,7 @@ export interface components {
              * @example client.created
              * @enum {string}
              */
-            type: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "message.sent" | "message.delivered" | "message.failed" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+            type: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.reminder_sent" | "invoice.voided" | "message.sent" | "message.delivered" | "message.failed" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
         };
         FieldDetail: {
             /** @description In a batch: the code a single request would have been refused with. */
@@ -3037,7 +3064,7 @@ export interface components {
              */
             walletMemoType?: string | null;
         };
-        /** @description A message a send queued. */
+        /** @description A message a send or a reminder queued, as it stood then. */
         QueuedMessage: {
             /**
              * @description `email` or `sms`.
@@ -3048,7 +3075,7 @@ export interface components {
             /** @example msg_01a1fc8be56c7228a813c8461b65a699 */
             id: string;
             /**
-             * @description `queued` live, `delivered` (simulated) in the sandbox; it moves on as `GET /v1/messages/{id}` shows.
+             * @description `queued` live, its end (simulated) in the sandbox; it moves on as `GET /v1/messages/{id}` shows.
              * @example queued
              * @enum {string}
              */
@@ -3156,6 +3183,87 @@ export interface components {
              *     breaks).
              */
             reason?: string | null;
+        };
+        /** @description Days from a due date (negative: before). */
+        ReminderOffsetDay: number;
+        /** @description A payment reminder as `invoice.reminder_sent` shows it: what it reminded of and its messages. */
+        ReminderView: {
+            /**
+             * @description What was still due of it.
+             * @example 500.00
+             */
+            amountDue: string;
+            /**
+             * Format: date
+             * @example 2026-12-15
+             */
+            dueDate: string;
+            /**
+             * Format: int64
+             * @description The instalment it is about (from 1); null for an invoice without a plan.
+             */
+            installment?: number | null;
+            messages: components["schemas"]["QueuedMessage"][];
+            /**
+             * Format: int32
+             * @description Days from the due date it was sent at (negative: before).
+             * @example 3
+             */
+            offsetDays: number;
+        };
+        /** @description A change to the reminder schedule; fields left out keep their value. */
+        RemindersRequest: {
+            /**
+             * @description `sms` and/or `email`: each reminder goes on each of them the client can receive.
+             * @example [
+             *       "sms"
+             *     ]
+             */
+            channels?: components["schemas"]["SendChannel"][];
+            /**
+             * @description Days from each due date (negative: before), -60 to 90, at most 8; `[]` turns reminders off.
+             * @example [
+             *       -3,
+             *       0,
+             *       3,
+             *       7
+             *     ]
+             */
+            offsetDays?: components["schemas"]["ReminderOffsetDay"][];
+            /**
+             * @description Local time of day in the organization's `timezone`, `HH:MM` (24-hour).
+             * @example 09:00
+             */
+            timeOfDay?: string;
+        };
+        /**
+         * @description The reminder schedule: each unpaid instalment (or invoice) is reminded on these days from
+         *     its due date, at the organization's time of day, on each channel the client can receive.
+         */
+        RemindersView: {
+            /**
+             * @description `sms` and/or `email`.
+             * @example [
+             *       "sms",
+             *       "email"
+             *     ]
+             */
+            channels: string[];
+            /**
+             * @description Days from the due date (negative: before), ascending; empty: no reminders.
+             * @example [
+             *       -3,
+             *       0,
+             *       3,
+             *       7
+             *     ]
+             */
+            offsetDays: number[];
+            /**
+             * @description Local time of day in `timezone`, `HH:MM`.
+             * @example 09:00
+             */
+            timeOfDay: string;
         };
         /** @description Why a payment stops counting. */
         ReversePayment: {
@@ -3308,6 +3416,11 @@ export interface components {
              * @example https://fonkoze.example
              */
             orgUrl?: string | null;
+            /**
+             * @description When true (the default), a client gets a short receipt, with what is left, when a payment
+             *     of their invoice lands.
+             */
+            paymentReceipts: boolean;
             /** @description When true, new payouts wait for approval. */
             payoutApprovalRequired: boolean;
             pendingChange?: null | components["schemas"]["SettingsChangeView"];
@@ -3319,6 +3432,8 @@ export interface components {
              * @example 14
              */
             registrationWindowDays: number;
+            /** @description When clients are reminded of what they still owe. */
+            reminders: components["schemas"]["RemindersView"];
             /** @description When true, the key approving a payout must differ from the key that created it. */
             requireDistinctApprover: boolean;
             /**
@@ -3403,6 +3518,8 @@ export interface components {
             language?: components["schemas"]["Language"];
             lastName?: string;
             phoneNumber?: string | null;
+            /** @description Whether the organization's payment reminders go to the client. */
+            remindersEnabled?: boolean;
             verification?: null | components["schemas"]["VerificationRequest"];
             walletAccountId?: string | null;
             /**
@@ -3485,11 +3602,15 @@ export interface components {
              * @example https://fonkoze.example
              */
             orgUrl?: string;
+            /** @description Whether a client gets a short receipt, with what is left, when a payment lands. */
+            paymentReceipts?: boolean;
             payoutApprovalRequired?: boolean;
             /** @description The whole list, replacing the one before (`[]` clears it); at most 10. */
             recommendedWallets?: components["schemas"]["RecommendedWalletRequest"][];
             /** Format: int64 */
             registrationWindowDays?: number;
+            /** @description The reminder schedule: the fields given replace theirs. */
+            reminders?: components["schemas"]["RemindersRequest"];
             requireDistinctApprover?: boolean;
             timezone?: string;
             whatsappInvitations?: boolean;
@@ -3777,14 +3898,15 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T16:06:49.528Z",
+                     *           "createdAt": "2026-11-29T16:39:44.459Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *           "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
-                     *           "updatedAt": "2026-11-29T16:06:49.528Z",
+                     *           "remindersEnabled": true,
+                     *           "updatedAt": "2026-11-29T16:39:44.459Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *           "walletMemo": null,
@@ -3921,14 +4043,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T16:06:49.528Z",
+                     *       "createdAt": "2026-11-29T16:39:44.459Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *       "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T16:06:49.528Z",
+                     *       "remindersEnabled": true,
+                     *       "updatedAt": "2026-11-29T16:39:44.459Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -3955,7 +4078,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "d2f8a281-b40d-479c-92c8-21f1cf8c7fce",
+                     *       "requestId": "07952bf9-3443-46f8-b76a-08dbb9ab5d38",
                      *       "statusCode": 400
                      *     }
                      */
@@ -4118,14 +4241,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T16:06:49.528Z",
+                     *       "createdAt": "2026-11-29T16:39:44.459Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *       "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
-                     *       "updatedAt": "2026-11-29T16:06:49.528Z",
+                     *       "remindersEnabled": true,
+                     *       "updatedAt": "2026-11-29T16:39:44.459Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -4180,7 +4304,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "23943a69-667d-452c-bd00-915a7932b226",
+                     *       "requestId": "c4143cd6-5a94-47e8-b10d-7cf3a87d1f25",
                      *       "statusCode": 404
                      *     }
                      */
@@ -4250,14 +4374,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T16:06:49.528Z",
+                     *       "createdAt": "2026-11-29T16:39:44.459Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *       "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
-                     *       "updatedAt": "2026-11-29T16:06:49.532Z",
+                     *       "remindersEnabled": true,
+                     *       "updatedAt": "2026-11-29T16:39:44.461Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -4441,7 +4566,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a2280f1fbd72e5a5e5fa359cd9007f"
+                     *       "id": "cli_01a2282d424f72d894ea154364d6650c"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -4575,7 +4700,7 @@ export interface operations {
                      *           "currency": "HTG"
                      *         }
                      *       ],
-                     *       "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72"
+                     *       "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f"
                      *     }
                      */
                     "application/json": components["schemas"]["ClientCreditBalance"];
@@ -4694,17 +4819,17 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *             "type": "api_key"
                      *           },
                      *           "amount": "50.00",
                      *           "balanceAfter": "50.00",
                      *           "cause": "overpayment",
-                     *           "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
-                     *           "createdAt": "2026-11-29T16:06:49.574Z",
+                     *           "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *           "createdAt": "2026-11-29T16:39:44.509Z",
                      *           "currency": "HTG",
-                     *           "id": "cbt_01a2280f1fe6708abc4c6a2cc2a9894b",
-                     *           "invoiceId": "inv_01a2280f1fdc775daeb75979e864c416"
+                     *           "id": "cbt_01a2282d427e75a09fc721e20f0b9087",
+                     *           "invoiceId": "inv_01a2282d427071fdae22e5a763389f5b"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4840,11 +4965,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2280f2004741b871e44c8401e17a9",
-                     *       "createdAt": "2026-11-29T16:06:49.612Z",
-                     *       "lastSentAt": "2026-11-29T16:06:49.613Z",
+                     *       "clientId": "cli_01a2282d42aa72979f183cac639cd6a4",
+                     *       "createdAt": "2026-11-29T16:39:44.559Z",
+                     *       "lastSentAt": "2026-11-29T16:39:44.560Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T16:06:49.613Z",
+                     *       "nextSendAt": "2026-12-02T16:39:44.560Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -4962,11 +5087,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2280f201271c591c3a6061cb29f86",
-                     *       "createdAt": "2026-11-29T16:06:49.661Z",
-                     *       "lastSentAt": "2026-11-29T16:06:49.661Z",
+                     *       "clientId": "cli_01a2282d42b7776490befb55711cfb59",
+                     *       "createdAt": "2026-11-29T16:39:44.618Z",
+                     *       "lastSentAt": "2026-11-29T16:39:44.619Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T16:06:49.661Z",
+                     *       "nextSendAt": "2026-12-02T16:39:44.619Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -5152,11 +5277,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2280f2004741b871e44c8401e17a9",
-                     *       "createdAt": "2026-11-29T16:06:49.612Z",
-                     *       "lastSentAt": "2026-11-29T16:06:49.613Z",
+                     *       "clientId": "cli_01a2282d42aa72979f183cac639cd6a4",
+                     *       "createdAt": "2026-11-29T16:39:44.559Z",
+                     *       "lastSentAt": "2026-11-29T16:39:44.560Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T16:06:49.613Z",
+                     *       "nextSendAt": "2026-12-02T16:39:44.560Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -5352,7 +5477,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-29T16:06:49.892Z",
+                     *           "approvedAt": "2026-11-29T16:39:44.849Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -5364,16 +5489,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-29T16:06:49.889Z",
-                     *           "id": "dsb_01a2280f212170d8a28780ad860a5d3e",
+                     *           "createdAt": "2026-11-29T16:39:44.846Z",
+                     *           "id": "dsb_01a2282d43ce7125bdc6ac90f3368fed",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-29T16:06:49.891Z",
+                     *           "submittedAt": "2026-11-29T16:39:44.848Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-29T16:06:49.907Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.865Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5500,7 +5625,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                 *           "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -5543,8 +5668,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T16:06:49.889Z",
-                     *       "id": "dsb_01a2280f212170d8a28780ad860a5d3e",
+                     *       "createdAt": "2026-11-29T16:39:44.846Z",
+                     *       "id": "dsb_01a2282d43ce7125bdc6ac90f3368fed",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5552,7 +5677,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T16:06:49.889Z"
+                     *       "updatedAt": "2026-11-29T16:39:44.846Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5744,8 +5869,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T16:06:49.889Z",
-                     *       "id": "dsb_01a2280f212170d8a28780ad860a5d3e",
+                     *       "createdAt": "2026-11-29T16:39:44.846Z",
+                     *       "id": "dsb_01a2282d43ce7125bdc6ac90f3368fed",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5753,7 +5878,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T16:06:49.889Z"
+                     *       "updatedAt": "2026-11-29T16:39:44.846Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5865,7 +5990,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a2280f213971b8860fbbb7b2ef71f3"
+                     *       "id": "dsb_01a2282d43e77464a1fd49c463a634a5"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -6015,7 +6140,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-29T16:06:49.892Z",
+                     *       "approvedAt": "2026-11-29T16:39:44.849Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -6027,16 +6152,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T16:06:49.889Z",
-                     *       "id": "dsb_01a2280f212170d8a28780ad860a5d3e",
+                     *       "createdAt": "2026-11-29T16:39:44.846Z",
+                     *       "id": "dsb_01a2282d43ce7125bdc6ac90f3368fed",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-29T16:06:49.891Z",
+                     *       "submittedAt": "2026-11-29T16:39:44.848Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T16:06:49.892Z"
+                     *       "updatedAt": "2026-11-29T16:39:44.849Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6247,16 +6372,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *           "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a2280f212170d8a28780ab99a597b7",
+                     *           "id": "dsi_01a2282d43ce7125bdc6ac8e4587011a",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a2280f212170d8a28780ab99a597b7",
+                     *           "payoutId": "pyt_01a2282d43ce7125bdc6ac8e4587011a",
                      *           "row": 1,
-                     *           "txHash": "2864caf43ec4bd30f0f267adc4795590dff234cce9bb64cd920240f0ac9979d1",
+                     *           "txHash": "3db2d1188e334667cf2f587668b0b0c1065e0181b3d24209cde1783f5dfa0c0d",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -6267,11 +6392,11 @@ export interface operations {
                      *           "errorMessage": "the source account cannot cover the amount",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a2280f212170d8a28780ac210e8716",
+                     *           "id": "dsi_01a2282d43ce7125bdc6ac8f6cab0500",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a2280f212170d8a28780ac210e8716",
+                     *           "payoutId": "pyt_01a2282d43ce7125bdc6ac8f6cab0500",
                      *           "row": 2,
-                     *           "txHash": "4315379490b22990c86d9e5d5bea25fcc6bbbb65066279b7f28bbb028b8e0006",
+                     *           "txHash": "e2c1965fc4837bd1fb450c4244d64c2d04d1957124e9c39d2b2c4bbfeddc0712",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
                      *         }
                      *       ],
@@ -6286,8 +6411,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a2280f212170d8a28780ab99a597b7,1,stipend-0001,cli_01a2280f1fb874d888f4a785bf7aca72,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2280f212170d8a28780ab99a597b7,approved,sent,2864caf43ec4bd30f0f267adc4795590dff234cce9bb64cd920240f0ac9979d1,,
-                     *     dsi_01a2280f212170d8a28780ac210e8716,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a2280f212170d8a28780ac210e8716,approved,failed,4315379490b22990c86d9e5d5bea25fcc6bbbb65066279b7f28bbb028b8e0006,op_underfunded,the source account cannot cover the amount
+                     *     dsi_01a2282d43ce7125bdc6ac8e4587011a,1,stipend-0001,cli_01a2282d424b735c8fc36a24d2f42d9f,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2282d43ce7125bdc6ac8e4587011a,approved,sent,3db2d1188e334667cf2f587668b0b0c1065e0181b3d24209cde1783f5dfa0c0d,,
+                     *     dsi_01a2282d43ce7125bdc6ac8f6cab0500,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a2282d43ce7125bdc6ac8f6cab0500,approved,failed,e2c1965fc4837bd1fb450c4244d64c2d04d1957124e9c39d2b2c4bbfeddc0712,op_underfunded,the source account cannot cover the amount
                      */
                     "text/csv": string;
                 };
@@ -6441,16 +6566,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T16:06:49.910Z",
-                     *       "id": "dsb_01a2280f213677a18d2353607d159d60",
+                     *       "createdAt": "2026-11-29T16:39:44.867Z",
+                     *       "id": "dsb_01a2282d43e37071bf9969603a635bf0",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-29T16:06:49.911Z",
+                     *       "submittedAt": "2026-11-29T16:39:44.868Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-29T16:06:49.912Z"
+                     *       "updatedAt": "2026-11-29T16:39:44.869Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6651,7 +6776,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-29T16:06:49.892Z",
+                     *       "approvedAt": "2026-11-29T16:39:44.849Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -6663,16 +6788,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-29T16:06:49.889Z",
-                     *       "id": "dsb_01a2280f212170d8a28780ad860a5d3e",
+                     *       "createdAt": "2026-11-29T16:39:44.846Z",
+                     *       "id": "dsb_01a2282d43ce7125bdc6ac90f3368fed",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-29T16:06:49.891Z",
+                     *       "submittedAt": "2026-11-29T16:39:44.848Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T16:06:49.903Z"
+                     *       "updatedAt": "2026-11-29T16:39:44.861Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6868,16 +6993,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T16:06:49.889Z",
-                     *       "id": "dsb_01a2280f212170d8a28780ad860a5d3e",
+                     *       "createdAt": "2026-11-29T16:39:44.846Z",
+                     *       "id": "dsb_01a2282d43ce7125bdc6ac90f3368fed",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-29T16:06:49.891Z",
+                     *       "submittedAt": "2026-11-29T16:39:44.848Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T16:06:49.891Z"
+                     *       "updatedAt": "2026-11-29T16:39:44.848Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -7059,7 +7184,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this type, e.g. `client.created`. */
-                type?: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.voided" | "message.sent" | "message.delivered" | "message.failed" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+                type?: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.reminder_sent" | "invoice.voided" | "message.sent" | "message.delivered" | "message.failed" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
                 /** @description Page number, from 1 (default 1); past the last page, an empty page. */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
@@ -7081,10 +7206,10 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:06:49.913Z",
+                     *           "createdAt": "2026-11-29T16:39:44.871Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7100,8 +7225,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T16:06:49.913Z",
-                     *               "id": "dsb_01a2280f213971b8860fbbb7b2ef71f3",
+                     *               "createdAt": "2026-11-29T16:39:44.871Z",
+                     *               "id": "dsb_01a2282d43e77464a1fd49c463a634a5",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -7109,19 +7234,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-29T16:06:49.913Z"
+                     *               "updatedAt": "2026-11-29T16:39:44.871Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2280f213971b8860fbbb88b8a8d78",
+                     *           "id": "evt_01a2282d43e77464a1fd49c54b65bf94",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:06:49.912Z",
+                     *           "createdAt": "2026-11-29T16:39:44.869Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7137,28 +7262,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T16:06:49.910Z",
-                     *               "id": "dsb_01a2280f213677a18d2353607d159d60",
+                     *               "createdAt": "2026-11-29T16:39:44.867Z",
+                     *               "id": "dsb_01a2282d43e37071bf9969603a635bf0",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-29T16:06:49.911Z",
+                     *               "submittedAt": "2026-11-29T16:39:44.868Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T16:06:49.912Z"
+                     *               "updatedAt": "2026-11-29T16:39:44.869Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2280f2138748ca4ebd57b534120c5",
+                     *           "id": "evt_01a2282d43e677d8b3bbda1f27586726",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:06:49.912Z",
+                     *           "createdAt": "2026-11-29T16:39:44.869Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -7169,28 +7294,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T16:06:49.911Z",
+                     *               "createdAt": "2026-11-29T16:39:44.868Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2280f213677a18d23535fb1c826fa",
+                     *               "id": "pyt_01a2282d43e37071bf99695f6bcdcd0d",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T16:06:49.912Z",
+                     *               "updatedAt": "2026-11-29T16:39:44.869Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2280f2138748ca4ebd5792a4d1f9e",
+                     *           "id": "evt_01a2282d43e677d8b3bbda1d89b6a000",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:06:49.911Z",
+                     *           "createdAt": "2026-11-29T16:39:44.868Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7206,28 +7331,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T16:06:49.910Z",
-                     *               "id": "dsb_01a2280f213677a18d2353607d159d60",
+                     *               "createdAt": "2026-11-29T16:39:44.867Z",
+                     *               "id": "dsb_01a2282d43e37071bf9969603a635bf0",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T16:06:49.911Z",
+                     *               "submittedAt": "2026-11-29T16:39:44.868Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T16:06:49.911Z"
+                     *               "updatedAt": "2026-11-29T16:39:44.868Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2280f213770b2844208ea7be43f8c",
+                     *           "id": "evt_01a2282d43e573eb9ea526693cd26dbe",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:06:49.911Z",
+                     *           "createdAt": "2026-11-29T16:39:44.868Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7238,28 +7363,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T16:06:49.911Z",
+                     *               "createdAt": "2026-11-29T16:39:44.868Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2280f213677a18d23535fb1c826fa",
+                     *               "id": "pyt_01a2282d43e37071bf99695f6bcdcd0d",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T16:06:49.911Z",
+                     *               "updatedAt": "2026-11-29T16:39:44.868Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2280f213770b2844208e8713db028",
+                     *           "id": "evt_01a2282d43e473ff9b50bbb12accb5ae",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:06:49.910Z",
+                     *           "createdAt": "2026-11-29T16:39:44.867Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7275,8 +7400,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T16:06:49.910Z",
-                     *               "id": "dsb_01a2280f213677a18d2353607d159d60",
+                     *               "createdAt": "2026-11-29T16:39:44.867Z",
+                     *               "id": "dsb_01a2282d43e37071bf9969603a635bf0",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -7284,10 +7409,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T16:06:49.910Z"
+                     *               "updatedAt": "2026-11-29T16:39:44.867Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2280f213677a18d2353619bb02967",
+                     *           "id": "evt_01a2282d43e37071bf9969618113fff3",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -7296,11 +7421,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T16:06:49.907Z",
+                     *           "createdAt": "2026-11-29T16:39:44.865Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T16:06:49.892Z",
+                     *               "approvedAt": "2026-11-29T16:39:44.849Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7312,19 +7437,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T16:06:49.889Z",
-                     *               "id": "dsb_01a2280f212170d8a28780ad860a5d3e",
+                     *               "createdAt": "2026-11-29T16:39:44.846Z",
+                     *               "id": "dsb_01a2282d43ce7125bdc6ac90f3368fed",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T16:06:49.891Z",
+                     *               "submittedAt": "2026-11-29T16:39:44.848Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T16:06:49.907Z"
+                     *               "updatedAt": "2026-11-29T16:39:44.865Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2280f213377df95f5a710336756e8",
+                     *           "id": "evt_01a2282d43e17316a5d4d6afe266fb9b",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -7333,7 +7458,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T16:06:49.906Z",
+                     *           "createdAt": "2026-11-29T16:39:44.864Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7343,48 +7468,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T16:06:49.895Z",
+                     *                   "createdAt": "2026-11-29T16:39:44.852Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2280f2127743198c5793d28e349f2",
+                     *                   "id": "att_01a2282d43d472faba94714abb08927b",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "9af48446e41fcdcb849fdee65f4cc1278b4e56c9949c9a9e7e59b0af532e1dcb"
+                     *                   "txHash": "5740211a4ab6e7ba3884feb697de97b0aa783878c078a31fdfab4c6d4d44669b"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T16:06:49.905Z",
+                     *                   "createdAt": "2026-11-29T16:39:44.864Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2280f213177d49205a64632a449f4",
+                     *                   "id": "att_01a2282d43e075b48cc2fd379a0a9f67",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "4315379490b22990c86d9e5d5bea25fcc6bbbb65066279b7f28bbb028b8e0006"
+                     *                   "txHash": "e2c1965fc4837bd1fb450c4244d64c2d04d1957124e9c39d2b2c4bbfeddc0712"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T16:06:49.891Z",
+                     *               "createdAt": "2026-11-29T16:39:44.848Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a2280f212170d8a28780ac210e8716",
+                     *               "id": "pyt_01a2282d43ce7125bdc6ac8f6cab0500",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T16:06:49.906Z",
+                     *               "updatedAt": "2026-11-29T16:39:44.864Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2280f21327716bcd3121d8e90ad99",
+                     *           "id": "evt_01a2282d43e075b48cc2fd38c41b0c31",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:06:49.903Z",
+                     *           "createdAt": "2026-11-29T16:39:44.861Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7394,30 +7519,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T16:06:49.895Z",
+                     *                   "createdAt": "2026-11-29T16:39:44.852Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2280f2127743198c5793d28e349f2",
+                     *                   "id": "att_01a2282d43d472faba94714abb08927b",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "9af48446e41fcdcb849fdee65f4cc1278b4e56c9949c9a9e7e59b0af532e1dcb"
+                     *                   "txHash": "5740211a4ab6e7ba3884feb697de97b0aa783878c078a31fdfab4c6d4d44669b"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T16:06:49.891Z",
+                     *               "createdAt": "2026-11-29T16:39:44.848Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2280f212170d8a28780ac210e8716",
+                     *               "id": "pyt_01a2282d43ce7125bdc6ac8f6cab0500",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T16:06:49.903Z",
+                     *               "updatedAt": "2026-11-29T16:39:44.861Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2280f212f727baad49926e96b775c",
+                     *           "id": "evt_01a2282d43de740c8af748a6a226c994",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -7426,11 +7551,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T16:06:49.902Z",
+                     *           "createdAt": "2026-11-29T16:39:44.860Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T16:06:49.892Z",
+                     *               "approvedAt": "2026-11-29T16:39:44.849Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7442,19 +7567,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T16:06:49.889Z",
-                     *               "id": "dsb_01a2280f212170d8a28780ad860a5d3e",
+                     *               "createdAt": "2026-11-29T16:39:44.846Z",
+                     *               "id": "dsb_01a2282d43ce7125bdc6ac90f3368fed",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T16:06:49.891Z",
+                     *               "submittedAt": "2026-11-29T16:39:44.848Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T16:06:49.902Z"
+                     *               "updatedAt": "2026-11-29T16:39:44.860Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2280f212e71c7ba509c69e711b0f9",
+                     *           "id": "evt_01a2282d43dc7260b3d2b28a58fb5243",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -7463,7 +7588,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T16:06:49.900Z",
+                     *           "createdAt": "2026-11-29T16:39:44.859Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7473,30 +7598,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T16:06:49.895Z",
+                     *                   "createdAt": "2026-11-29T16:39:44.852Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2280f2127743198c5793d28e349f2",
+                     *                   "id": "att_01a2282d43d472faba94714abb08927b",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "9af48446e41fcdcb849fdee65f4cc1278b4e56c9949c9a9e7e59b0af532e1dcb"
+                     *                   "txHash": "5740211a4ab6e7ba3884feb697de97b0aa783878c078a31fdfab4c6d4d44669b"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T16:06:49.891Z",
+                     *               "createdAt": "2026-11-29T16:39:44.848Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a2280f212170d8a28780ac210e8716",
+                     *               "id": "pyt_01a2282d43ce7125bdc6ac8f6cab0500",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T16:06:49.900Z",
+                     *               "updatedAt": "2026-11-29T16:39:44.859Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2280f212d7291bc104679277bab15",
+                     *           "id": "evt_01a2282d43db72438c50a1567a02e5d4",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -7505,7 +7630,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T16:06:49.900Z",
+                     *           "createdAt": "2026-11-29T16:39:44.859Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7515,37 +7640,37 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T16:06:49.895Z",
+                     *                   "createdAt": "2026-11-29T16:39:44.852Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a2280f2127743198c5793c380ddfa3",
-                     *                   "ledgerSeq": 36,
-                     *                   "txHash": "2864caf43ec4bd30f0f267adc4795590dff234cce9bb64cd920240f0ac9979d1"
+                     *                   "id": "att_01a2282d43d472faba94714987fa7051",
+                     *                   "ledgerSeq": 39,
+                     *                   "txHash": "3db2d1188e334667cf2f587668b0b0c1065e0181b3d24209cde1783f5dfa0c0d"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *                 "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
-                     *               "createdAt": "2026-11-29T16:06:49.891Z",
+                     *               "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *               "createdAt": "2026-11-29T16:39:44.848Z",
                      *               "execStatus": "sent",
                      *               "hold": null,
-                     *               "id": "pyt_01a2280f212170d8a28780ab99a597b7",
+                     *               "id": "pyt_01a2282d43ce7125bdc6ac8e4587011a",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T16:06:49.900Z",
+                     *               "updatedAt": "2026-11-29T16:39:44.859Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2280f212d7291bc10467806534dc5",
+                     *           "id": "evt_01a2282d43db72438c50a155ad1877d7",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -7554,7 +7679,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T16:06:49.896Z",
+                     *           "createdAt": "2026-11-29T16:39:44.853Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7564,52 +7689,52 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T16:06:49.596Z",
+                     *                   "createdAt": "2026-11-29T16:39:44.537Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2280f1ffc75819b780f9901090a23",
+                     *                   "id": "att_01a2282d429976fa85e1ee1c85e037f8",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "3315dbfed412b3bd69b3c53df01615db3f8b6b8413e025f6cea5a22236444e58"
+                     *                   "txHash": "db7eacdf02a1b4b5ed71c4a8d6df4a0adbd6b9ea2a7c69ac151a477edaea1fb3"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T16:06:49.895Z",
+                     *                   "createdAt": "2026-11-29T16:39:44.853Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2280f2127743198c57940ff528a4e",
+                     *                   "id": "att_01a2282d43d577c58c543ec69015ddf1",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "ffb8392a48ee3f85af067e1119e829b7b057becafeeaa7fc8a6765eb360a16cb"
+                     *                   "txHash": "84fa1f257a71bc012953b09431767b700ab4ee0aab46e2501087b98ae22a1221"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T16:06:49.592Z",
+                     *               "createdAt": "2026-11-29T16:39:44.532Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a2280f1ff87617b190d6f6d336caa4",
+                     *               "id": "pyt_01a2282d429471da800a53a514672b61",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-29T16:06:49.896Z",
+                     *               "updatedAt": "2026-11-29T16:39:44.853Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2280f2128743089fbb27eb6a5379f",
+                     *           "id": "evt_01a2282d43d577c58c543ec73e9454ff",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:06:49.892Z",
+                     *           "createdAt": "2026-11-29T16:39:44.849Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-29T16:06:49.892Z",
+                     *               "approvedAt": "2026-11-29T16:39:44.849Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7621,28 +7746,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T16:06:49.889Z",
-                     *               "id": "dsb_01a2280f212170d8a28780ad860a5d3e",
+                     *               "createdAt": "2026-11-29T16:39:44.846Z",
+                     *               "id": "dsb_01a2282d43ce7125bdc6ac90f3368fed",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-29T16:06:49.891Z",
+                     *               "submittedAt": "2026-11-29T16:39:44.848Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T16:06:49.892Z"
+                     *               "updatedAt": "2026-11-29T16:39:44.849Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2280f2125730aa13d419117adb13e",
+                     *           "id": "evt_01a2282d43d273b4b91a6575ccf0fb93",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:06:49.892Z",
+                     *           "createdAt": "2026-11-29T16:39:44.849Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7653,28 +7778,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T16:06:49.891Z",
+                     *               "createdAt": "2026-11-29T16:39:44.848Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2280f212170d8a28780ac210e8716",
+                     *               "id": "pyt_01a2282d43ce7125bdc6ac8f6cab0500",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T16:06:49.892Z",
+                     *               "updatedAt": "2026-11-29T16:39:44.849Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2280f2125730aa13d418ef71cfb9f",
+                     *           "id": "evt_01a2282d43d273b4b91a65721827bc61",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:06:49.892Z",
+                     *           "createdAt": "2026-11-29T16:39:44.849Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7686,34 +7811,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *                 "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
-                     *               "createdAt": "2026-11-29T16:06:49.891Z",
+                     *               "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *               "createdAt": "2026-11-29T16:39:44.848Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2280f212170d8a28780ab99a597b7",
+                     *               "id": "pyt_01a2282d43ce7125bdc6ac8e4587011a",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T16:06:49.892Z",
+                     *               "updatedAt": "2026-11-29T16:39:44.849Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2280f2125730aa13d418d935cb7b1",
+                     *           "id": "evt_01a2282d43d273b4b91a6571b091f24f",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:06:49.891Z",
+                     *           "createdAt": "2026-11-29T16:39:44.848Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7729,28 +7854,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T16:06:49.889Z",
-                     *               "id": "dsb_01a2280f212170d8a28780ad860a5d3e",
+                     *               "createdAt": "2026-11-29T16:39:44.846Z",
+                     *               "id": "dsb_01a2282d43ce7125bdc6ac90f3368fed",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T16:06:49.891Z",
+                     *               "submittedAt": "2026-11-29T16:39:44.848Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T16:06:49.891Z"
+                     *               "updatedAt": "2026-11-29T16:39:44.848Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2280f212472bc97b7c6036d9040a5",
+                     *           "id": "evt_01a2282d43d0769197c619bd5c90cefd",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:06:49.891Z",
+                     *           "createdAt": "2026-11-29T16:39:44.848Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7761,28 +7886,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T16:06:49.891Z",
+                     *               "createdAt": "2026-11-29T16:39:44.848Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2280f212170d8a28780ac210e8716",
+                     *               "id": "pyt_01a2282d43ce7125bdc6ac8f6cab0500",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T16:06:49.891Z",
+                     *               "updatedAt": "2026-11-29T16:39:44.848Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2280f2123740d8d96df2bedd86d83",
+                     *           "id": "evt_01a2282d43d0769197c619bacd351263",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:06:49.891Z",
+                     *           "createdAt": "2026-11-29T16:39:44.848Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7794,34 +7919,34 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *                 "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
-                     *               "createdAt": "2026-11-29T16:06:49.891Z",
+                     *               "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *               "createdAt": "2026-11-29T16:39:44.848Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2280f212170d8a28780ab99a597b7",
+                     *               "id": "pyt_01a2282d43ce7125bdc6ac8e4587011a",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T16:06:49.891Z",
+                     *               "updatedAt": "2026-11-29T16:39:44.848Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2280f2123740d8d96df2a6756ec74",
+                     *           "id": "evt_01a2282d43d0769197c619b99563bbab",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:06:49.889Z",
+                     *           "createdAt": "2026-11-29T16:39:44.846Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7837,8 +7962,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T16:06:49.889Z",
-                     *               "id": "dsb_01a2280f212170d8a28780ad860a5d3e",
+                     *               "createdAt": "2026-11-29T16:39:44.846Z",
+                     *               "id": "dsb_01a2282d43ce7125bdc6ac90f3368fed",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
@@ -7846,10 +7971,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T16:06:49.889Z"
+                     *               "updatedAt": "2026-11-29T16:39:44.846Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2280f21227521aecd47392a3f5f65",
+                     *           "id": "evt_01a2282d43ce7125bdc6ac915ccd293a",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         }
@@ -7971,10 +8096,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *         "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-29T16:06:49.913Z",
+                     *       "createdAt": "2026-11-29T16:39:44.871Z",
                      *       "data": {
                      *         "object": {
                      *           "amountSent": "0.00",
@@ -7990,8 +8115,8 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 0
                      *           },
-                     *           "createdAt": "2026-11-29T16:06:49.913Z",
-                     *           "id": "dsb_01a2280f213971b8860fbbb7b2ef71f3",
+                     *           "createdAt": "2026-11-29T16:39:44.871Z",
+                     *           "id": "dsb_01a2282d43e77464a1fd49c463a634a5",
                      *           "itemCount": 1,
                      *           "name": "Draft",
                      *           "rejectReason": null,
@@ -7999,10 +8124,10 @@ export interface operations {
                      *           "status": "draft",
                      *           "submittedAt": null,
                      *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-29T16:06:49.913Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.871Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a2280f213971b8860fbbb88b8a8d78",
+                     *       "id": "evt_01a2282d43e77464a1fd49c54b65bf94",
                      *       "livemode": false,
                      *       "type": "disbursement.created"
                      *     }
@@ -8128,14 +8253,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *             "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
-                     *           "createdAt": "2026-11-29T16:06:49.540Z",
+                     *           "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *           "createdAt": "2026-11-29T16:39:44.469Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a2280f1fc4765196be2f61848f79fd",
+                     *           "id": "inv_01a2282d42557108b9883a1adf124798",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -8252,7 +8377,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                 *       "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -8285,14 +8410,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *         "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
-                     *       "createdAt": "2026-11-29T16:06:49.540Z",
+                     *       "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *       "createdAt": "2026-11-29T16:39:44.469Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2280f1fc4765196be2f61848f79fd",
+                     *       "id": "inv_01a2282d42557108b9883a1adf124798",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8309,14 +8434,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004"
+                     *         "url": "https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-29T16:06:49.540Z"
+                     *       "updatedAt": "2026-11-29T16:39:44.469Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8503,14 +8628,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *         "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
-                     *       "createdAt": "2026-11-29T16:06:49.540Z",
+                     *       "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *       "createdAt": "2026-11-29T16:39:44.469Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2280f1fc4765196be2f61848f79fd",
+                     *       "id": "inv_01a2282d42557108b9883a1adf124798",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8534,14 +8659,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004"
+                     *         "url": "https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc"
                      *       },
-                     *       "sentAt": "2026-11-29T16:06:49.543Z",
+                     *       "sentAt": "2026-11-29T16:39:44.473Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T16:06:49.543Z"
+                     *       "updatedAt": "2026-11-29T16:39:44.473Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8681,14 +8806,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *         "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
-                     *       "createdAt": "2026-11-29T16:06:49.540Z",
+                     *       "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *       "createdAt": "2026-11-29T16:39:44.469Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2280f1fc4765196be2f61848f79fd",
+                     *       "id": "inv_01a2282d42557108b9883a1adf124798",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8712,14 +8837,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004"
+                     *         "url": "https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T16:06:49.542Z"
+                     *       "updatedAt": "2026-11-29T16:39:44.471Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8901,14 +9026,14 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amount": "25.00",
-                     *           "createdAt": "2026-11-29T16:06:49.571Z",
+                     *           "createdAt": "2026-11-29T16:39:44.504Z",
                      *           "createdBy": {
-                     *             "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *             "type": "api_key"
                      *           },
                      *           "currency": "HTG",
-                     *           "id": "cn_01a2280f1fe37032b3b0675cbc5f31db",
-                     *           "invoiceId": "inv_01a2280f1fdc775daeb75979e864c416",
+                     *           "id": "cn_01a2282d427873ef9a410dcdeb2cf576",
+                     *           "invoiceId": "inv_01a2282d427071fdae22e5a763389f5b",
                      *           "lines": [],
                      *           "memo": "Late fee waived after the storm",
                      *           "number": "CN-000001",
@@ -9043,14 +9168,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "amount": "25.00",
-                     *       "createdAt": "2026-11-29T16:06:49.571Z",
+                     *       "createdAt": "2026-11-29T16:39:44.504Z",
                      *       "createdBy": {
-                     *         "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *         "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *         "type": "api_key"
                      *       },
                      *       "currency": "HTG",
-                     *       "id": "cn_01a2280f1fe37032b3b0675cbc5f31db",
-                     *       "invoiceId": "inv_01a2280f1fdc775daeb75979e864c416",
+                     *       "id": "cn_01a2282d427873ef9a410dcdeb2cf576",
+                     *       "invoiceId": "inv_01a2282d427071fdae22e5a763389f5b",
                      *       "lines": [],
                      *       "memo": "Late fee waived after the storm",
                      *       "number": "CN-000001",
@@ -9258,22 +9383,22 @@ export interface operations {
                     /**
                      * @example {
                      *       "amount": "25.00",
-                     *       "createdAt": "2026-11-29T16:06:49.571Z",
+                     *       "createdAt": "2026-11-29T16:39:44.504Z",
                      *       "createdBy": {
-                     *         "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *         "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *         "type": "api_key"
                      *       },
                      *       "currency": "HTG",
-                     *       "id": "cn_01a2280f1fe37032b3b0675cbc5f31db",
-                     *       "invoiceId": "inv_01a2280f1fdc775daeb75979e864c416",
+                     *       "id": "cn_01a2282d427873ef9a410dcdeb2cf576",
+                     *       "invoiceId": "inv_01a2282d427071fdae22e5a763389f5b",
                      *       "lines": [],
                      *       "memo": "Late fee waived after the storm",
                      *       "number": "CN-000001",
                      *       "reason": "waiver",
                      *       "status": "void",
-                     *       "voidedAt": "2026-11-29T16:06:49.573Z",
+                     *       "voidedAt": "2026-11-29T16:39:44.507Z",
                      *       "voidedBy": {
-                     *         "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *         "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *         "type": "api_key"
                      *       }
                      *     }
@@ -9463,16 +9588,16 @@ export interface operations {
                      *         {
                      *           "amount": "2650.00",
                      *           "currency": "HTG",
-                     *           "id": "ipy_01a2280f1fd977c0a492c1df9892cd4e",
-                     *           "invoiceId": "inv_01a2280f1fc4765196be2f61848f79fd",
+                     *           "id": "ipy_01a2282d4269766b9492b609f07933ee",
+                     *           "invoiceId": "inv_01a2282d42557108b9883a1adf124798",
                      *           "method": "stellar",
-                     *           "paidAt": "2026-11-29T16:06:49.549Z",
-                     *           "recordedAt": "2026-11-29T16:06:49.561Z",
+                     *           "paidAt": "2026-11-29T16:39:44.477Z",
+                     *           "recordedAt": "2026-11-29T16:39:44.488Z",
                      *           "recordedBy": {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "reference": "8e8bdf6af70ae56aa53986b2d99155d4c83b7e845741c8a5131e5e6f3c0ecbf3",
+                     *           "reference": "fc7ef37b1d4f6c6117a3dc630462110c82a98b7d7b6d43c6007f62a75933b4fa",
                      *           "reversalReason": null,
                      *           "reversedAt": null
                      *         }
@@ -9627,13 +9752,13 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a2280f1fdf77c6a3e841beb1a29ba2",
-                     *       "invoiceId": "inv_01a2280f1fdc775daeb75979e864c416",
+                     *       "id": "ipy_01a2282d4273759fac9ae7f92584435e",
+                     *       "invoiceId": "inv_01a2282d427071fdae22e5a763389f5b",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T16:06:49.567Z",
+                     *       "recordedAt": "2026-11-29T16:39:44.498Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *         "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
@@ -9849,18 +9974,18 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a2280f1fdf77c6a3e841beb1a29ba2",
-                     *       "invoiceId": "inv_01a2280f1fdc775daeb75979e864c416",
+                     *       "id": "ipy_01a2282d4273759fac9ae7f92584435e",
+                     *       "invoiceId": "inv_01a2282d427071fdae22e5a763389f5b",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T16:06:49.567Z",
+                     *       "recordedAt": "2026-11-29T16:39:44.498Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *         "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
                      *       "reversalReason": "Counted twice: the branch entered the receipt again",
-                     *       "reversedAt": "2026-11-29T16:06:49.569Z"
+                     *       "reversedAt": "2026-11-29T16:39:44.502Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoicePaymentView"];
@@ -10075,12 +10200,12 @@ export interface operations {
                      *       "messages": [
                      *         {
                      *           "channel": "email",
-                     *           "id": "msg_01a2280f1fc873488b653218abcdaef3",
+                     *           "id": "msg_01a2282d42597182b364c0687984dc47",
                      *           "status": "delivered"
                      *         },
                      *         {
                      *           "channel": "sms",
-                     *           "id": "msg_01a2280f1fc873488b653219a1d90ec9",
+                     *           "id": "msg_01a2282d42597182b364c0698bb335f5",
                      *           "status": "delivered"
                      *         }
                      *       ],
@@ -10294,7 +10419,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amount": "100.00",
-                     *           "at": "2026-11-29T16:06:49.564Z",
+                     *           "at": "2026-11-29T16:39:44.496Z",
                      *           "balance": "100.00",
                      *           "method": null,
                      *           "reference": null,
@@ -10303,72 +10428,72 @@ export interface operations {
                      *         },
                      *         {
                      *           "amount": "-40.00",
-                     *           "at": "2026-11-29T16:06:49.567Z",
+                     *           "at": "2026-11-29T16:39:44.498Z",
                      *           "balance": "60.00",
                      *           "method": "cash",
                      *           "reference": "REC-2026-0042",
-                     *           "sourceId": "ipy_01a2280f1fdf77c6a3e841beb1a29ba2",
+                     *           "sourceId": "ipy_01a2282d4273759fac9ae7f92584435e",
                      *           "type": "payment"
                      *         },
                      *         {
                      *           "amount": "40.00",
-                     *           "at": "2026-11-29T16:06:49.569Z",
+                     *           "at": "2026-11-29T16:39:44.502Z",
                      *           "balance": "100.00",
                      *           "method": "cash",
                      *           "reference": "Counted twice: the branch entered the receipt again",
-                     *           "sourceId": "ipy_01a2280f1fdf77c6a3e841beb1a29ba2",
+                     *           "sourceId": "ipy_01a2282d4273759fac9ae7f92584435e",
                      *           "type": "payment_reversed"
                      *         },
                      *         {
                      *           "amount": "-25.00",
-                     *           "at": "2026-11-29T16:06:49.571Z",
+                     *           "at": "2026-11-29T16:39:44.504Z",
                      *           "balance": "75.00",
                      *           "method": null,
                      *           "reference": "CN-000001",
-                     *           "sourceId": "cn_01a2280f1fe37032b3b0675cbc5f31db",
+                     *           "sourceId": "cn_01a2282d427873ef9a410dcdeb2cf576",
                      *           "type": "credit_note"
                      *         },
                      *         {
                      *           "amount": "25.00",
-                     *           "at": "2026-11-29T16:06:49.573Z",
+                     *           "at": "2026-11-29T16:39:44.507Z",
                      *           "balance": "100.00",
                      *           "method": null,
                      *           "reference": "CN-000001",
-                     *           "sourceId": "cn_01a2280f1fe37032b3b0675cbc5f31db",
+                     *           "sourceId": "cn_01a2282d427873ef9a410dcdeb2cf576",
                      *           "type": "credit_note_voided"
                      *         },
                      *         {
                      *           "amount": "-150.00",
-                     *           "at": "2026-11-29T16:06:49.574Z",
+                     *           "at": "2026-11-29T16:39:44.509Z",
                      *           "balance": "-50.00",
                      *           "method": "cash",
                      *           "reference": null,
-                     *           "sourceId": "ipy_01a2280f1fe6708abc4c6a2b2fcb0467",
+                     *           "sourceId": "ipy_01a2282d427e75a09fc721e14a5cf314",
                      *           "type": "payment"
                      *         },
                      *         {
                      *           "amount": "50.00",
-                     *           "at": "2026-11-29T16:06:49.574Z",
+                     *           "at": "2026-11-29T16:39:44.509Z",
                      *           "balance": "0.00",
                      *           "method": null,
                      *           "reference": null,
-                     *           "sourceId": "cbt_01a2280f1fe6708abc4c6a2cc2a9894b",
+                     *           "sourceId": "cbt_01a2282d427e75a09fc721e20f0b9087",
                      *           "type": "to_credit_balance"
                      *         }
                      *       ],
-                     *       "invoiceId": "inv_01a2280f1fdc775daeb75979e864c416"
+                     *       "invoiceId": "inv_01a2282d427071fdae22e5a763389f5b"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceStatement"];
                     /**
                      * @example at,type,amount,balance,sourceId,method,reference
-                     *     2026-11-29T16:06:49.564Z,invoiced,100.00,100.00,,,
-                     *     2026-11-29T16:06:49.567Z,payment,-40.00,60.00,ipy_01a2280f1fdf77c6a3e841beb1a29ba2,cash,REC-2026-0042
-                     *     2026-11-29T16:06:49.569Z,payment_reversed,40.00,100.00,ipy_01a2280f1fdf77c6a3e841beb1a29ba2,cash,Counted twice: the branch entered the receipt again
-                     *     2026-11-29T16:06:49.571Z,credit_note,-25.00,75.00,cn_01a2280f1fe37032b3b0675cbc5f31db,,CN-000001
-                     *     2026-11-29T16:06:49.573Z,credit_note_voided,25.00,100.00,cn_01a2280f1fe37032b3b0675cbc5f31db,,CN-000001
-                     *     2026-11-29T16:06:49.574Z,payment,-150.00,-50.00,ipy_01a2280f1fe6708abc4c6a2b2fcb0467,cash,
-                     *     2026-11-29T16:06:49.574Z,to_credit_balance,50.00,0.00,cbt_01a2280f1fe6708abc4c6a2cc2a9894b,,
+                     *     2026-11-29T16:39:44.496Z,invoiced,100.00,100.00,,,
+                     *     2026-11-29T16:39:44.498Z,payment,-40.00,60.00,ipy_01a2282d4273759fac9ae7f92584435e,cash,REC-2026-0042
+                     *     2026-11-29T16:39:44.502Z,payment_reversed,40.00,100.00,ipy_01a2282d4273759fac9ae7f92584435e,cash,Counted twice: the branch entered the receipt again
+                     *     2026-11-29T16:39:44.504Z,credit_note,-25.00,75.00,cn_01a2282d427873ef9a410dcdeb2cf576,,CN-000001
+                     *     2026-11-29T16:39:44.507Z,credit_note_voided,25.00,100.00,cn_01a2282d427873ef9a410dcdeb2cf576,,CN-000001
+                     *     2026-11-29T16:39:44.509Z,payment,-150.00,-50.00,ipy_01a2282d427e75a09fc721e14a5cf314,cash,
+                     *     2026-11-29T16:39:44.509Z,to_credit_balance,50.00,0.00,cbt_01a2282d427e75a09fc721e20f0b9087,,
                      */
                     "text/csv": string;
                 };
@@ -10704,39 +10829,39 @@ export interface operations {
                      *           "attempts": 0,
                      *           "channel": "sms",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T16:06:49.543Z",
+                     *           "createdAt": "2026-11-29T16:39:44.473Z",
                      *           "failureReason": null,
                      *           "html": null,
-                     *           "id": "msg_01a2280f1fc873488b653219a1d90ec9",
-                     *           "invoiceId": "inv_01a2280f1fc4765196be2f61848f79fd",
+                     *           "id": "msg_01a2282d42597182b364c0698bb335f5",
+                     *           "invoiceId": "inv_01a2282d42557108b9883a1adf124798",
                      *           "language": "en",
-                     *           "providerId": "sandbox_msg_01a2280f1fc873488b653219a1d90ec9",
-                     *           "sentAt": "2026-11-29T16:06:49.543Z",
+                     *           "providerId": "sandbox_msg_01a2282d42597182b364c0698bb335f5",
+                     *           "sentAt": "2026-11-29T16:39:44.473Z",
                      *           "status": "delivered",
                      *           "subject": null,
                      *           "template": "invoice",
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc",
                      *           "to": "+50937005678",
-                     *           "updatedAt": "2026-11-29T16:06:49.543Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.473Z"
                      *         },
                      *         {
                      *           "attempts": 0,
                      *           "channel": "email",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T16:06:49.543Z",
+                     *           "createdAt": "2026-11-29T16:39:44.473Z",
                      *           "failureReason": null,
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a2280f1fc873488b653218abcdaef3",
-                     *           "invoiceId": "inv_01a2280f1fc4765196be2f61848f79fd",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a2282d42597182b364c0687984dc47",
+                     *           "invoiceId": "inv_01a2282d42557108b9883a1adf124798",
                      *           "language": "en",
-                     *           "providerId": "sandbox_msg_01a2280f1fc873488b653218abcdaef3",
-                     *           "sentAt": "2026-11-29T16:06:49.543Z",
+                     *           "providerId": "sandbox_msg_01a2282d42597182b364c0687984dc47",
+                     *           "sentAt": "2026-11-29T16:39:44.473Z",
                      *           "status": "delivered",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
                      *           "template": "invoice",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc\n",
                      *           "to": "marie@example.ht",
-                     *           "updatedAt": "2026-11-29T16:06:49.543Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.473Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -10858,20 +10983,20 @@ export interface operations {
                      *       "attempts": 0,
                      *       "channel": "sms",
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T16:06:49.543Z",
+                     *       "createdAt": "2026-11-29T16:39:44.473Z",
                      *       "failureReason": null,
                      *       "html": null,
-                     *       "id": "msg_01a2280f1fc873488b653219a1d90ec9",
-                     *       "invoiceId": "inv_01a2280f1fc4765196be2f61848f79fd",
+                     *       "id": "msg_01a2282d42597182b364c0698bb335f5",
+                     *       "invoiceId": "inv_01a2282d42557108b9883a1adf124798",
                      *       "language": "en",
-                     *       "providerId": "sandbox_msg_01a2280f1fc873488b653219a1d90ec9",
-                     *       "sentAt": "2026-11-29T16:06:49.543Z",
+                     *       "providerId": "sandbox_msg_01a2282d42597182b364c0698bb335f5",
+                     *       "sentAt": "2026-11-29T16:39:44.473Z",
                      *       "status": "delivered",
                      *       "subject": null,
                      *       "template": "invoice",
-                     *       "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004",
+                     *       "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc",
                      *       "to": "+50937005678",
-                     *       "updatedAt": "2026-11-29T16:06:49.543Z"
+                     *       "updatedAt": "2026-11-29T16:39:44.473Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MessageView"];
@@ -10989,13 +11114,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-29T16:06:49.584Z",
+                     *           "createdAt": "2026-11-29T16:39:44.520Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a2280f1ff07193b079895ab57c0928",
+                     *           "id": "pl_01a2282d4288764f9bdf81063f12dd67",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_1dd30973b0bf16e07c795d278c4bf653"
+                     *           "url": "https://pay.lajan.test/pay/pi_7a63a8814d46a228bdea44d4c5c07ac8"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -11128,13 +11253,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T16:06:49.584Z",
+                     *       "createdAt": "2026-11-29T16:39:44.520Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2280f1ff07193b079895ab57c0928",
+                     *       "id": "pl_01a2282d4288764f9bdf81063f12dd67",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_1dd30973b0bf16e07c795d278c4bf653"
+                     *       "url": "https://pay.lajan.test/pay/pi_7a63a8814d46a228bdea44d4c5c07ac8"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -11315,13 +11440,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T16:06:49.584Z",
+                     *       "createdAt": "2026-11-29T16:39:44.520Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2280f1ff07193b079895ab57c0928",
+                     *       "id": "pl_01a2282d4288764f9bdf81063f12dd67",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_1dd30973b0bf16e07c795d278c4bf653"
+                     *       "url": "https://pay.lajan.test/pay/pi_7a63a8814d46a228bdea44d4c5c07ac8"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -11434,7 +11559,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a2280f1ff07193b079895ab57c0928"
+                     *       "id": "pl_01a2282d4288764f9bdf81063f12dd67"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -11593,9 +11718,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T16:06:49.886Z",
+                     *           "createdAt": "2026-11-29T16:39:44.843Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2280f211e722b9554708b5f36b1fb",
+                     *           "id": "pyt_01a2282d43cb73fcab13b7c8af90e8fc",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -11606,14 +11731,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Lisa",
-                     *             "id": "cli_01a2280f201271c591c3a6061cb29f86",
+                     *             "id": "cli_01a2282d42b7776490befb55711cfb59",
                      *             "lastName": "Jozèf",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a2280f201271c591c3a6061cb29f86",
-                     *           "createdAt": "2026-11-29T16:06:49.660Z",
+                     *           "clientId": "cli_01a2282d42b7776490befb55711cfb59",
+                     *           "createdAt": "2026-11-29T16:39:44.615Z",
                      *           "execStatus": "awaiting_registration",
-                     *           "id": "pyt_01a2280f203c7392bf23cd2205d02c42",
+                     *           "id": "pyt_01a2282d42e77553bca64158a7f18165",
                      *           "memo": null,
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -11624,14 +11749,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Ana",
-                     *             "id": "cli_01a2280f2004741b871e44c8401e17a9",
+                     *             "id": "cli_01a2282d42aa72979f183cac639cd6a4",
                      *             "lastName": "Pyè",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a2280f2004741b871e44c8401e17a9",
-                     *           "createdAt": "2026-11-29T16:06:49.610Z",
+                     *           "clientId": "cli_01a2282d42aa72979f183cac639cd6a4",
+                     *           "createdAt": "2026-11-29T16:39:44.556Z",
                      *           "execStatus": "canceled",
-                     *           "id": "pyt_01a2280f200a72ef94cf8023cc0409c8",
+                     *           "id": "pyt_01a2282d42ac70cd98a17307d2a6381a",
                      *           "memo": "Loan 2240",
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -11642,9 +11767,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T16:06:49.592Z",
+                     *           "createdAt": "2026-11-29T16:39:44.532Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2280f1ff87617b190d6f6d336caa4",
+                     *           "id": "pyt_01a2282d429471da800a53a514672b61",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
@@ -11655,14 +11780,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *             "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
-                     *           "createdAt": "2026-11-29T16:06:49.589Z",
+                     *           "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *           "createdAt": "2026-11-29T16:39:44.528Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a2280f1ff571248c6bc22578df00bc",
+                     *           "id": "pyt_01a2282d429075baa51ab80db29f8c4a",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -11782,7 +11907,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                 *       "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -11806,19 +11931,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *         "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
-                     *       "createdAt": "2026-11-29T16:06:49.589Z",
+                     *       "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *       "createdAt": "2026-11-29T16:39:44.528Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2280f1ff571248c6bc22578df00bc",
+                     *       "id": "pyt_01a2282d429075baa51ab80db29f8c4a",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T16:06:49.589Z",
+                     *       "updatedAt": "2026-11-29T16:39:44.528Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12007,31 +12132,31 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T16:06:49.596Z",
+                     *           "createdAt": "2026-11-29T16:39:44.537Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a2280f1ffc75819b780f98b23df04b",
-                     *           "ledgerSeq": 6,
-                     *           "txHash": "03252c478a081b1341b1812fb9eaee39b4a6d9b54b25cf8f6be01e51244f9ed7"
+                     *           "id": "att_01a2282d429976fa85e1ee1b76737e64",
+                     *           "ledgerSeq": 8,
+                     *           "txHash": "2bb47ed4cd52a8abc561a8a788658508b62e787d5ac4ae2b25fae84988eef0b1"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *         "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
-                     *       "createdAt": "2026-11-29T16:06:49.589Z",
+                     *       "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *       "createdAt": "2026-11-29T16:39:44.528Z",
                      *       "execStatus": "sent",
                      *       "hold": null,
-                     *       "id": "pyt_01a2280f1ff571248c6bc22578df00bc",
+                     *       "id": "pyt_01a2282d429075baa51ab80db29f8c4a",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T16:06:49.600Z",
+                     *       "updatedAt": "2026-11-29T16:39:44.548Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12157,19 +12282,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2280f1fb874d888f4a785bf7aca72",
+                     *         "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2280f1fb874d888f4a785bf7aca72",
-                     *       "createdAt": "2026-11-29T16:06:49.589Z",
+                     *       "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *       "createdAt": "2026-11-29T16:39:44.528Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2280f1ff571248c6bc22578df00bc",
+                     *       "id": "pyt_01a2282d429075baa51ab80db29f8c4a",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T16:06:49.591Z",
+                     *       "updatedAt": "2026-11-29T16:39:44.530Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12189,7 +12314,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "2bec9f6c-5ed6-4d37-8eb3-377ffd924026",
+                     *       "requestId": "0bc17a58-543e-42b1-9c25-7f90e95a1eb8",
                      *       "statusCode": 400
                      *     }
                      */
@@ -12364,19 +12489,19 @@ export interface operations {
                      *       "client": {
                      *         "email": null,
                      *         "firstName": "Ana",
-                     *         "id": "cli_01a2280f2004741b871e44c8401e17a9",
+                     *         "id": "cli_01a2282d42aa72979f183cac639cd6a4",
                      *         "lastName": "Pyè",
                      *         "phoneNumber": "+50937000001",
                      *         "walletAccountId": null
                      *       },
-                     *       "clientId": "cli_01a2280f2004741b871e44c8401e17a9",
-                     *       "createdAt": "2026-11-29T16:06:49.610Z",
+                     *       "clientId": "cli_01a2282d42aa72979f183cac639cd6a4",
+                     *       "createdAt": "2026-11-29T16:39:44.556Z",
                      *       "execStatus": "canceled",
                      *       "hold": null,
-                     *       "id": "pyt_01a2280f200a72ef94cf8023cc0409c8",
+                     *       "id": "pyt_01a2282d42ac70cd98a17307d2a6381a",
                      *       "memo": "Loan 2240",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T16:06:49.885Z",
+                     *       "updatedAt": "2026-11-29T16:39:44.841Z",
                      *       "walletAccountId": null,
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12579,13 +12704,13 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T16:06:49.886Z",
+                     *       "createdAt": "2026-11-29T16:39:44.843Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2280f211e722b9554708b5f36b1fb",
+                     *       "id": "pyt_01a2282d43cb73fcab13b7c8af90e8fc",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T16:06:49.887Z",
+                     *       "updatedAt": "2026-11-29T16:39:44.843Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12794,24 +12919,24 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T16:06:49.596Z",
+                     *           "createdAt": "2026-11-29T16:39:44.537Z",
                      *           "errorCode": "op_underfunded",
                      *           "errorMessage": "the source account cannot cover the amount",
-                     *           "id": "att_01a2280f1ffc75819b780f9901090a23",
+                     *           "id": "att_01a2282d429976fa85e1ee1c85e037f8",
                      *           "ledgerSeq": null,
-                     *           "txHash": "3315dbfed412b3bd69b3c53df01615db3f8b6b8413e025f6cea5a22236444e58"
+                     *           "txHash": "db7eacdf02a1b4b5ed71c4a8d6df4a0adbd6b9ea2a7c69ac151a477edaea1fb3"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T16:06:49.592Z",
+                     *       "createdAt": "2026-11-29T16:39:44.532Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2280f1ff87617b190d6f6d336caa4",
+                     *       "id": "pyt_01a2282d429471da800a53a514672b61",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T16:06:49.602Z",
+                     *       "updatedAt": "2026-11-29T16:39:44.553Z",
                      *       "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12992,7 +13117,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GDXYTJ4TOOOEWNAFXMOV4IKIBB7WSYE7KRU76SMXWEZU7LOLEQLGRC66",
+                     *       "account": "GCWKRNXDKVIARNSBW5KQPRNC5PSKOCA3MN74VPGJW35Z4XWHMZSCMNSO",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -13123,7 +13248,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GDXYTJ4TOOOEWNAFXMOV4IKIBB7WSYE7KRU76SMXWEZU7LOLEQLGRC66",
+                     *       "account": "GCWKRNXDKVIARNSBW5KQPRNC5PSKOCA3MN74VPGJW35Z4XWHMZSCMNSO",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -13336,39 +13461,39 @@ export interface operations {
                      *           "attempts": 0,
                      *           "channel": "sms",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T16:06:49.543Z",
+                     *           "createdAt": "2026-11-29T16:39:44.473Z",
                      *           "failureReason": null,
                      *           "html": null,
-                     *           "id": "msg_01a2280f1fc873488b653219a1d90ec9",
-                     *           "invoiceId": "inv_01a2280f1fc4765196be2f61848f79fd",
+                     *           "id": "msg_01a2282d42597182b364c0698bb335f5",
+                     *           "invoiceId": "inv_01a2282d42557108b9883a1adf124798",
                      *           "language": "en",
-                     *           "providerId": "sandbox_msg_01a2280f1fc873488b653219a1d90ec9",
-                     *           "sentAt": "2026-11-29T16:06:49.543Z",
+                     *           "providerId": "sandbox_msg_01a2282d42597182b364c0698bb335f5",
+                     *           "sentAt": "2026-11-29T16:39:44.473Z",
                      *           "status": "delivered",
                      *           "subject": null,
                      *           "template": "invoice",
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc",
                      *           "to": "+50937005678",
-                     *           "updatedAt": "2026-11-29T16:06:49.543Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.473Z"
                      *         },
                      *         {
                      *           "attempts": 0,
                      *           "channel": "email",
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T16:06:49.543Z",
+                     *           "createdAt": "2026-11-29T16:39:44.473Z",
                      *           "failureReason": null,
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a2280f1fc873488b653218abcdaef3",
-                     *           "invoiceId": "inv_01a2280f1fc4765196be2f61848f79fd",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a2282d42597182b364c0687984dc47",
+                     *           "invoiceId": "inv_01a2282d42557108b9883a1adf124798",
                      *           "language": "en",
-                     *           "providerId": "sandbox_msg_01a2280f1fc873488b653218abcdaef3",
-                     *           "sentAt": "2026-11-29T16:06:49.543Z",
+                     *           "providerId": "sandbox_msg_01a2282d42597182b364c0687984dc47",
+                     *           "sentAt": "2026-11-29T16:39:44.473Z",
                      *           "status": "delivered",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
                      *           "template": "invoice",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_b1853f3082d02b3a5f9e7121d8f01004\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc\n",
                      *           "to": "marie@example.ht",
-                     *           "updatedAt": "2026-11-29T16:06:49.543Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.473Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -13499,18 +13624,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GDXYTJ4TOOOEWNAFXMOV4IKIBB7WSYE7KRU76SMXWEZU7LOLEQLGRC66",
-                     *       "id": "lp_01a2280f1fcd716ebb0005e2182d07d0",
+                     *       "destinationAccount": "GCWKRNXDKVIARNSBW5KQPRNC5PSKOCA3MN74VPGJW35Z4XWHMZSCMNSO",
+                     *       "id": "lp_01a2282d425d712daf12428541601f1f",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJ7AGWMDKT1YXG",
+                     *       "memo": "LJNVTXD3QHXRBA",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_b1853f3082d02b3a5f9e7121d8f01004",
+                     *         "id": "pi_72a91439a006de208d3915e0e2e37ebc",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "8e8bdf6af70ae56aa53986b2d99155d4c83b7e845741c8a5131e5e6f3c0ecbf3"
+                     *       "txHash": "fc7ef37b1d4f6c6117a3dc630462110c82a98b7d7b6d43c6007f62a75933b4fa"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -13716,10 +13841,24 @@ export interface operations {
                      *       "orgOfficialEmail": null,
                      *       "orgSupportEmail": null,
                      *       "orgUrl": null,
+                     *       "paymentReceipts": true,
                      *       "payoutApprovalRequired": true,
                      *       "pendingChange": null,
                      *       "recommendedWallets": [],
                      *       "registrationWindowDays": 14,
+                     *       "reminders": {
+                     *         "channels": [
+                     *           "sms",
+                     *           "email"
+                     *         ],
+                     *         "offsetDays": [
+                     *           -3,
+                     *           0,
+                     *           3,
+                     *           7
+                     *         ],
+                     *         "timeOfDay": "09:00"
+                     *       },
                      *       "requireDistinctApprover": false,
                      *       "timezone": "UTC",
                      *       "whatsappInvitations": false
@@ -13836,10 +13975,24 @@ export interface operations {
                      *       "orgOfficialEmail": null,
                      *       "orgSupportEmail": null,
                      *       "orgUrl": null,
+                     *       "paymentReceipts": true,
                      *       "payoutApprovalRequired": true,
                      *       "pendingChange": null,
                      *       "recommendedWallets": [],
                      *       "registrationWindowDays": 14,
+                     *       "reminders": {
+                     *         "channels": [
+                     *           "sms",
+                     *           "email"
+                     *         ],
+                     *         "offsetDays": [
+                     *           -3,
+                     *           0,
+                     *           3,
+                     *           7
+                     *         ],
+                     *         "timeOfDay": "09:00"
+                     *       },
                      *       "requireDistinctApprover": false,
                      *       "timezone": "America/Port-au-Prince",
                      *       "whatsappInvitations": false
@@ -14011,19 +14164,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-29T16:06:49.933Z",
+                     *       "decidedAt": "2026-11-29T16:39:44.892Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *         "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T16:06:49.932Z",
-                     *       "id": "stc_01a2280f214d706bbf6cfcbaad0aed3e",
+                     *       "expiresAt": "2026-12-02T16:39:44.891Z",
+                     *       "id": "stc_01a2282d43fb734c850b5fb2eb149aaf",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-29T16:06:49.932Z",
+                     *       "requestedAt": "2026-11-29T16:39:44.891Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a2280f21497039951e7db7171bc6d1",
+                     *         "id": "key_01a2282d43f772fb9587c3bb9e5d73dd",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -14212,19 +14365,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-29T16:06:49.931Z",
+                     *       "decidedAt": "2026-11-29T16:39:44.889Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a2280f1f98712cbff2bbd037f6f51b",
+                     *         "id": "key_01a2282d422e7549bb09894bf94b6c0c",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T16:06:49.930Z",
-                     *       "id": "stc_01a2280f214a7763a8939401380773ba",
+                     *       "expiresAt": "2026-12-02T16:39:44.888Z",
+                     *       "id": "stc_01a2282d43f87316878f1cd0673b6760",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-29T16:06:49.930Z",
+                     *       "requestedAt": "2026-11-29T16:39:44.888Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a2280f21497039951e7db7171bc6d1",
+                     *         "id": "key_01a2282d43f772fb9587c3bb9e5d73dd",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -14411,16 +14564,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T16:06:49.525Z",
+                     *           "createdAt": "2026-11-29T16:39:44.456Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *           "updatedAt": "2026-11-29T16:06:49.525Z",
-                     *           "url": "http://127.0.0.1:34701/lajan/webhooks"
+                     *           "id": "we_01a2282d4248738ab8629a318aa26f88",
+                     *           "updatedAt": "2026-11-29T16:39:44.456Z",
+                     *           "url": "http://127.0.0.1:36855/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -14540,7 +14693,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:34701/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:36855/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -14555,17 +14708,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T16:06:49.525Z",
+                     *       "createdAt": "2026-11-29T16:39:44.456Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *       "secret": "whsec_neHT8V3tGjbpLrC4mY7tvJ1XpR79IzlcZDf6DsEoMqM=",
-                     *       "updatedAt": "2026-11-29T16:06:49.525Z",
-                     *       "url": "http://127.0.0.1:34701/lajan/webhooks"
+                     *       "id": "we_01a2282d4248738ab8629a318aa26f88",
+                     *       "secret": "whsec_rnEKLpEAJzjCOZR/8HL6Kfun10rx1XAIP2qE5NSWgWw=",
+                     *       "updatedAt": "2026-11-29T16:39:44.456Z",
+                     *       "url": "http://127.0.0.1:36855/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -14744,16 +14897,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T16:06:49.525Z",
+                     *       "createdAt": "2026-11-29T16:39:44.456Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *       "updatedAt": "2026-11-29T16:06:49.525Z",
-                     *       "url": "http://127.0.0.1:34701/lajan/webhooks"
+                     *       "id": "we_01a2282d4248738ab8629a318aa26f88",
+                     *       "updatedAt": "2026-11-29T16:39:44.456Z",
+                     *       "url": "http://127.0.0.1:36855/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -14876,15 +15029,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T16:06:49.525Z",
+                     *       "createdAt": "2026-11-29T16:39:44.456Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *       "updatedAt": "2026-11-29T16:06:49.928Z",
-                     *       "url": "http://127.0.0.1:34701/lajan/webhooks"
+                     *       "id": "we_01a2282d4248738ab8629a318aa26f88",
+                     *       "updatedAt": "2026-11-29T16:39:44.886Z",
+                     *       "url": "http://127.0.0.1:36855/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -15064,7 +15217,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a2280f1fb5769e817ffd3be5190b94"
+                     *       "id": "we_01a2282d4248738ab8629a318aa26f88"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -15202,223 +15355,223 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:06:49.916Z",
-                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *           "eventId": "evt_01a2280f213c7518ae280a3874821bee",
+                     *           "createdAt": "2026-11-29T16:39:44.874Z",
+                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *           "eventId": "evt_01a2282d43ea7058af7159c0211dbc7b",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a2280f213c7518ae280a39dec802dc",
-                     *           "nextAttemptAt": "2026-11-29T16:06:49.916Z",
+                     *           "id": "whd_01a2282d43ea7058af7159c102b0adb3",
+                     *           "nextAttemptAt": "2026-11-29T16:39:44.874Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:06:49.916Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.874Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:06:49.912Z",
-                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *           "eventId": "evt_01a2280f2138748ca4ebd5792a4d1f9e",
+                     *           "createdAt": "2026-11-29T16:39:44.869Z",
+                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *           "eventId": "evt_01a2282d43e677d8b3bbda1d89b6a000",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2280f2138748ca4ebd57a76a113e4",
-                     *           "nextAttemptAt": "2026-11-29T16:06:49.912Z",
+                     *           "id": "whd_01a2282d43e677d8b3bbda1e5a5f1af8",
+                     *           "nextAttemptAt": "2026-11-29T16:39:44.869Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:06:49.912Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.869Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:06:49.911Z",
-                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *           "eventId": "evt_01a2280f213770b2844208e8713db028",
+                     *           "createdAt": "2026-11-29T16:39:44.868Z",
+                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *           "eventId": "evt_01a2282d43e473ff9b50bbb12accb5ae",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2280f213770b2844208e95bb0ddc3",
-                     *           "nextAttemptAt": "2026-11-29T16:06:49.911Z",
+                     *           "id": "whd_01a2282d43e573eb9ea526682d0ce7ec",
+                     *           "nextAttemptAt": "2026-11-29T16:39:44.868Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:06:49.911Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.868Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:06:49.906Z",
-                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *           "eventId": "evt_01a2280f21327716bcd3121d8e90ad99",
+                     *           "createdAt": "2026-11-29T16:39:44.864Z",
+                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *           "eventId": "evt_01a2282d43e075b48cc2fd38c41b0c31",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2280f21327716bcd3121e285d6777",
-                     *           "nextAttemptAt": "2026-11-29T16:06:49.906Z",
+                     *           "id": "whd_01a2282d43e075b48cc2fd39bdf36f06",
+                     *           "nextAttemptAt": "2026-11-29T16:39:44.864Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:06:49.906Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.864Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:06:49.903Z",
-                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *           "eventId": "evt_01a2280f212f727baad49926e96b775c",
+                     *           "createdAt": "2026-11-29T16:39:44.861Z",
+                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *           "eventId": "evt_01a2282d43de740c8af748a6a226c994",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2280f212f727baad49927754c3bb4",
-                     *           "nextAttemptAt": "2026-11-29T16:06:49.903Z",
+                     *           "id": "whd_01a2282d43de740c8af748a7edc3433a",
+                     *           "nextAttemptAt": "2026-11-29T16:39:44.861Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:06:49.903Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.861Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:06:49.900Z",
-                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *           "eventId": "evt_01a2280f212d7291bc104679277bab15",
+                     *           "createdAt": "2026-11-29T16:39:44.859Z",
+                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *           "eventId": "evt_01a2282d43db72438c50a1567a02e5d4",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2280f212d7291bc10467bb9f736c1",
-                     *           "nextAttemptAt": "2026-11-29T16:06:49.900Z",
+                     *           "id": "whd_01a2282d43db72438c50a1588b76a02c",
+                     *           "nextAttemptAt": "2026-11-29T16:39:44.859Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:06:49.900Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.859Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:06:49.900Z",
-                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *           "eventId": "evt_01a2280f212d7291bc10467806534dc5",
+                     *           "createdAt": "2026-11-29T16:39:44.859Z",
+                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *           "eventId": "evt_01a2282d43db72438c50a155ad1877d7",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a2280f212d7291bc10467ab66f9000",
-                     *           "nextAttemptAt": "2026-11-29T16:06:49.900Z",
+                     *           "id": "whd_01a2282d43db72438c50a157c5015453",
+                     *           "nextAttemptAt": "2026-11-29T16:39:44.859Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:06:49.900Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.859Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:06:49.896Z",
-                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *           "eventId": "evt_01a2280f2128743089fbb27eb6a5379f",
+                     *           "createdAt": "2026-11-29T16:39:44.853Z",
+                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *           "eventId": "evt_01a2282d43d577c58c543ec73e9454ff",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2280f2128743089fbb27fc946431f",
-                     *           "nextAttemptAt": "2026-11-29T16:06:49.896Z",
+                     *           "id": "whd_01a2282d43d577c58c543ec8aa6b1dc8",
+                     *           "nextAttemptAt": "2026-11-29T16:39:44.853Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:06:49.896Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.853Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:06:49.892Z",
-                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *           "eventId": "evt_01a2280f2125730aa13d418ef71cfb9f",
+                     *           "createdAt": "2026-11-29T16:39:44.849Z",
+                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *           "eventId": "evt_01a2282d43d273b4b91a65721827bc61",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2280f2125730aa13d41905aacdb42",
-                     *           "nextAttemptAt": "2026-11-29T16:06:49.892Z",
+                     *           "id": "whd_01a2282d43d273b4b91a6574825f3ff6",
+                     *           "nextAttemptAt": "2026-11-29T16:39:44.849Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:06:49.892Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.849Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:06:49.892Z",
-                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *           "eventId": "evt_01a2280f2125730aa13d418d935cb7b1",
+                     *           "createdAt": "2026-11-29T16:39:44.849Z",
+                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *           "eventId": "evt_01a2282d43d273b4b91a6571b091f24f",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2280f2125730aa13d418fbf58cb0d",
-                     *           "nextAttemptAt": "2026-11-29T16:06:49.892Z",
+                     *           "id": "whd_01a2282d43d273b4b91a65731bf59ae0",
+                     *           "nextAttemptAt": "2026-11-29T16:39:44.849Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:06:49.892Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.849Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:06:49.891Z",
-                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *           "eventId": "evt_01a2280f2123740d8d96df2bedd86d83",
+                     *           "createdAt": "2026-11-29T16:39:44.848Z",
+                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *           "eventId": "evt_01a2282d43d0769197c619bacd351263",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2280f2123740d8d96df2d5c13c3ce",
-                     *           "nextAttemptAt": "2026-11-29T16:06:49.891Z",
+                     *           "id": "whd_01a2282d43d0769197c619bc53a80efc",
+                     *           "nextAttemptAt": "2026-11-29T16:39:44.848Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:06:49.891Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.848Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:06:49.891Z",
-                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *           "eventId": "evt_01a2280f2123740d8d96df2a6756ec74",
+                     *           "createdAt": "2026-11-29T16:39:44.848Z",
+                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *           "eventId": "evt_01a2282d43d0769197c619b99563bbab",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2280f2123740d8d96df2c901bc173",
-                     *           "nextAttemptAt": "2026-11-29T16:06:49.891Z",
+                     *           "id": "whd_01a2282d43d0769197c619bb9c4980d0",
+                     *           "nextAttemptAt": "2026-11-29T16:39:44.848Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:06:49.891Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.848Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:06:49.887Z",
-                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *           "eventId": "evt_01a2280f211f74e5a370b3152e997bca",
+                     *           "createdAt": "2026-11-29T16:39:44.843Z",
+                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *           "eventId": "evt_01a2282d43cc7730942ab33d928ccc96",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2280f211f74e5a370b31627b6a6ae",
-                     *           "nextAttemptAt": "2026-11-29T16:06:49.887Z",
+                     *           "id": "whd_01a2282d43cc7730942ab33e1973f613",
+                     *           "nextAttemptAt": "2026-11-29T16:39:44.843Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:06:49.887Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.843Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:06:49.886Z",
-                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *           "eventId": "evt_01a2280f211e722b9554708cd9a23302",
+                     *           "createdAt": "2026-11-29T16:39:44.843Z",
+                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *           "eventId": "evt_01a2282d43cb73fcab13b7c92f081128",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2280f211e722b9554708d3828dc41",
-                     *           "nextAttemptAt": "2026-11-29T16:06:49.886Z",
+                     *           "id": "whd_01a2282d43cb73fcab13b7cadf7d6f7d",
+                     *           "nextAttemptAt": "2026-11-29T16:39:44.843Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:06:49.886Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.843Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:06:49.885Z",
-                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *           "eventId": "evt_01a2280f211d775eb6c3f46a3647b31f",
+                     *           "createdAt": "2026-11-29T16:39:44.841Z",
+                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *           "eventId": "evt_01a2282d43ca766b96a35c133231ceb9",
                      *           "eventType": "payout.canceled",
-                     *           "id": "whd_01a2280f211d775eb6c3f46bdd2f73f4",
-                     *           "nextAttemptAt": "2026-11-29T16:06:49.885Z",
+                     *           "id": "whd_01a2282d43ca766b96a35c1445400aa7",
+                     *           "nextAttemptAt": "2026-11-29T16:39:44.841Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:06:49.885Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.841Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:06:49.661Z",
-                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *           "eventId": "evt_01a2280f203d76e5aab3f385cd4f3584",
+                     *           "createdAt": "2026-11-29T16:39:44.618Z",
+                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *           "eventId": "evt_01a2282d42eb726980f5bebbaaf77d58",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2280f203d76e5aab3f386688e455b",
-                     *           "nextAttemptAt": "2026-11-29T16:06:49.661Z",
+                     *           "id": "whd_01a2282d42eb726980f5bebc7626d34b",
+                     *           "nextAttemptAt": "2026-11-29T16:39:44.618Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:06:49.661Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.618Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:06:49.660Z",
-                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *           "eventId": "evt_01a2280f203c7392bf23cd23c16e2de7",
+                     *           "createdAt": "2026-11-29T16:39:44.615Z",
+                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *           "eventId": "evt_01a2282d42e77553bca64159b9bdf068",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2280f203c7392bf23cd2489c46224",
-                     *           "nextAttemptAt": "2026-11-29T16:06:49.660Z",
+                     *           "id": "whd_01a2282d42e77553bca6415a1af8fe01",
+                     *           "nextAttemptAt": "2026-11-29T16:39:44.615Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:06:49.660Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.615Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:06:49.612Z",
-                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *           "eventId": "evt_01a2280f200c73d38e16f909c1204864",
+                     *           "createdAt": "2026-11-29T16:39:44.559Z",
+                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *           "eventId": "evt_01a2282d42af74049971a45cdf3716d4",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2280f200c73d38e16f90ae5e89f21",
-                     *           "nextAttemptAt": "2026-11-29T16:06:49.612Z",
+                     *           "id": "whd_01a2282d42af74049971a45df18d5905",
+                     *           "nextAttemptAt": "2026-11-29T16:39:44.559Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:06:49.612Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.559Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:06:49.610Z",
-                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *           "eventId": "evt_01a2280f200b7674932fa2c0dbdca76c",
+                     *           "createdAt": "2026-11-29T16:39:44.556Z",
+                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *           "eventId": "evt_01a2282d42ad7131910fa82536ee4a56",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2280f200b7674932fa2c1dc3cf194",
-                     *           "nextAttemptAt": "2026-11-29T16:06:49.610Z",
+                     *           "id": "whd_01a2282d42ad7131910fa8269e8f09aa",
+                     *           "nextAttemptAt": "2026-11-29T16:39:44.556Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:06:49.610Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.556Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:06:49.602Z",
-                     *           "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *           "eventId": "evt_01a2280f200375c4a1100e2586140a31",
+                     *           "createdAt": "2026-11-29T16:39:44.553Z",
+                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *           "eventId": "evt_01a2282d42a9717a8140b30502ff8a53",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2280f200375c4a1100e268a8ea43e",
-                     *           "nextAttemptAt": "2026-11-29T16:06:49.602Z",
+                     *           "id": "whd_01a2282d42a9717a8140b306fe669979",
+                     *           "nextAttemptAt": "2026-11-29T16:39:44.553Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:06:49.602Z"
+                     *           "updatedAt": "2026-11-29T16:39:44.553Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -15557,14 +15710,14 @@ export interface operations {
                      * @example {
                      *       "attemptCount": 0,
                      *       "attempts": [],
-                     *       "createdAt": "2026-11-29T16:06:49.916Z",
-                     *       "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *       "eventId": "evt_01a2280f213c7518ae280a3874821bee",
+                     *       "createdAt": "2026-11-29T16:39:44.874Z",
+                     *       "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *       "eventId": "evt_01a2282d43ea7058af7159c0211dbc7b",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2280f213c7518ae280a39dec802dc",
-                     *       "nextAttemptAt": "2026-11-29T16:06:49.923Z",
+                     *       "id": "whd_01a2282d43ea7058af7159c102b0adb3",
+                     *       "nextAttemptAt": "2026-11-29T16:39:44.881Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T16:06:49.923Z"
+                     *       "updatedAt": "2026-11-29T16:39:44.881Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -15681,14 +15834,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T16:06:49.916Z",
-                     *       "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *       "eventId": "evt_01a2280f213c7518ae280a3874821bee",
+                     *       "createdAt": "2026-11-29T16:39:44.874Z",
+                     *       "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *       "eventId": "evt_01a2282d43ea7058af7159c0211dbc7b",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2280f213c7518ae280a39dec802dc",
-                     *       "nextAttemptAt": "2026-11-29T16:06:49.923Z",
+                     *       "id": "whd_01a2282d43ea7058af7159c102b0adb3",
+                     *       "nextAttemptAt": "2026-11-29T16:39:44.881Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T16:06:49.923Z"
+                     *       "updatedAt": "2026-11-29T16:39:44.881Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -15865,7 +16018,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-29T15:06:49.927Z"
+                 *       "since": "2026-11-29T15:39:44.885Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -16080,17 +16233,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T16:06:49.525Z",
+                     *       "createdAt": "2026-11-29T16:39:44.456Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *       "secret": "whsec_qjxZKLTesqwQBR779S4jRQh+b7eZXA4dOi66tEaUNC0=",
-                     *       "updatedAt": "2026-11-29T16:06:49.927Z",
-                     *       "url": "http://127.0.0.1:34701/lajan/webhooks"
+                     *       "id": "we_01a2282d4248738ab8629a318aa26f88",
+                     *       "secret": "whsec_YBx0/8HWTwwzkcErXUxgeTZJ1DfiLeAsDMUol1SbuiY=",
+                     *       "updatedAt": "2026-11-29T16:39:44.885Z",
+                     *       "url": "http://127.0.0.1:36855/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -16274,14 +16427,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T16:06:49.916Z",
-                     *       "endpointId": "we_01a2280f1fb5769e817ffd3be5190b94",
-                     *       "eventId": "evt_01a2280f213c7518ae280a3874821bee",
+                     *       "createdAt": "2026-11-29T16:39:44.874Z",
+                     *       "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
+                     *       "eventId": "evt_01a2282d43ea7058af7159c0211dbc7b",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2280f213c7518ae280a39dec802dc",
-                     *       "nextAttemptAt": "2026-11-29T16:06:49.916Z",
+                     *       "id": "whd_01a2282d43ea7058af7159c102b0adb3",
+                     *       "nextAttemptAt": "2026-11-29T16:39:44.874Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T16:06:49.916Z"
+                     *       "updatedAt": "2026-11-29T16:39:44.874Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -17452,6 +17605,57 @@ export interface operations {
                     };
                     /** @constant */
                     type?: "invoice.payment_reversed";
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the delivery fails and the endpoint is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 s: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (+-20 %), then failed. 429 and 503 may set the wait with Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    invoiceReminderSentWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every try of it. Skip an id already processed. */
+                "webhook-id": string;
+                /** @description When this try was signed, in Unix seconds. Refuse stale ones. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint's secret after `whsec_`: one, or two for the 24 hours after a rotation. Verify over the raw body with a Standard Webhooks library. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventView"] & {
+                    data?: {
+                        object: components["schemas"]["InvoiceView"] & {
+                            reminder: components["schemas"]["ReminderView"];
+                        };
+                    };
+                    /** @constant */
+                    type?: "invoice.reminder_sent";
                 };
             };
         };

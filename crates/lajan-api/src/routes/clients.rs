@@ -5,7 +5,7 @@ use super::common::{Deleted, IdempotencyKeyHeader, PageParams, PaginationView, R
 use crate::auth::Authed;
 use crate::auth::scope::{ClientsRead, ClientsWrite};
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{ApiJson, ApiQuery, Pagination, nullable, search_text};
+use crate::extract::{ApiJson, ApiQuery, Pagination, not_null, nullable, search_text};
 use crate::idempotency::{Idempotency, json_bytes};
 use crate::state::AppState;
 use axum::extract::State;
@@ -62,6 +62,11 @@ pub struct CreateClient {
     /// `defaultClientLanguage` when left out.
     #[schema(example = "ht", value_type = Option<crate::routes::doc_types::Language>)]
     pub language: Option<String>,
+    /// Whether the organization's payment reminders go to the client (default true); invoices
+    /// and receipts still do.
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false)]
+    pub reminders_enabled: Option<bool>,
     /// What the receiver must answer before registering a wallet (optional). Kept only as a
     /// slow hash of the normalized answer; never returned.
     pub verification: Option<VerificationRequest>,
@@ -118,6 +123,10 @@ pub struct UpdateClient {
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<crate::routes::doc_types::Language>, nullable = false)]
     pub language: Option<Option<String>>,
+    /// Whether the organization's payment reminders go to the client.
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false)]
+    pub reminders_enabled: Option<bool>,
     /// A new question and answer; `null` removes the question.
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<VerificationRequest>)]
@@ -165,6 +174,7 @@ pub async fn create(
         wallet_memo: body.wallet_memo,
         wallet_memo_type: body.wallet_memo_type,
         language: body.language,
+        reminders_enabled: body.reminders_enabled,
         verification: body.verification.map(VerificationRequest::input),
     };
     let render = |c: &Client| json_bytes(&ClientView::from(c));
@@ -203,6 +213,7 @@ pub async fn update(
         wallet_memo: body.wallet_memo,
         wallet_memo_type: body.wallet_memo_type,
         language: body.language,
+        reminders_enabled: body.reminders_enabled,
         verification: body.verification.map(|v| v.map(VerificationRequest::input)),
     };
     let may_approve_payouts = Scope::any_grants(&auth.0.scopes, &Scope::ApprovePayouts);

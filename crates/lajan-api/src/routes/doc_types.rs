@@ -114,3 +114,20 @@ impl PartialSchema for EventSelector {
 }
 
 impl ToSchema for EventSelector {}
+
+/// Days from a due date a reminder falls on (negative: before), as settings take them.
+pub struct ReminderOffsetDay;
+
+impl PartialSchema for ReminderOffsetDay {
+    fn schema() -> RefOr<Schema> {
+        let days = lajan_domain::reminder::OFFSET_DAYS;
+        ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .description(Some("Days from a due date (negative: before)."))
+            .minimum(Some(f64::from(*days.start())))
+            .maximum(Some(f64::from(*days.end())))
+            .into()
+    }
+}
+
+impl ToSchema for ReminderOffsetDay {}

@@ -21,6 +21,7 @@ use lajan_domain::message::Channel;
 use lajan_domain::validation::parse_reason;
 use lajan_services::invoices::{InvoiceRequest, InvoiceUpdate, Sent};
 use lajan_services::views::invoices::{InvoiceSummary, InvoiceView};
+use lajan_services::views::messages::QueuedMessage;
 use lajan_store::invoices::InvoiceQuery;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -167,19 +168,6 @@ pub struct SendResult {
     /// The messages the send queued, as they stood when it answered: `queued` when live (the
     /// worker hands them to their provider), `delivered` (simulated) in the sandbox.
     pub messages: Vec<QueuedMessage>,
-}
-
-/// A message a send queued.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct QueuedMessage {
-    #[schema(example = "msg_01a1fc8be56c7228a813c8461b65a699")]
-    pub id: String,
-    /// `email` or `sms`.
-    #[schema(example = "sms")]
-    pub channel: &'static str,
-    /// `queued` live, `delivered` (simulated) in the sandbox; it moves on as `GET /v1/messages/{id}` shows.
-    #[schema(example = "queued")]
-    pub status: &'static str,
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -335,10 +323,7 @@ pub async fn send(
         success: true,
         sent_via: sent.iter().map(|m| m.channel.as_str().to_owned()).collect(),
         status: d.invoice.status.as_str().to_owned(),
-        messages: sent
-            .iter()
-            .map(|m| QueuedMessage { id: m.id.clone(), channel: m.channel.as_str(), status: m.status.as_str() })
-            .collect(),
+        messages: sent.iter().map(QueuedMessage::from).collect(),
     };
     let render = |result: &Sent| json_bytes(&view(result));
     let answer = idempotency.respond(StatusCode::OK, &render);

@@ -16,6 +16,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use lajan_domain::Timestamp;
 use lajan_domain::receiver::{ReceiverSettingsInput, RecommendedWalletInput};
+use lajan_domain::reminder::ReminderSettingsInput;
 use lajan_domain::scope::Scope;
 use lajan_domain::settings::SettingsInput;
 use lajan_domain::settings_change::SettingsChange;
@@ -56,6 +57,14 @@ pub struct UpdateSettings {
     #[serde(default, deserialize_with = "not_null")]
     #[schema(nullable = false)]
     pub allow_partial_payments: Option<bool>,
+    /// The reminder schedule: the fields given replace theirs.
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false)]
+    pub reminders: Option<RemindersRequest>,
+    /// Whether a client gets a short receipt, with what is left, when a payment lands.
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false)]
+    pub payment_receipts: Option<bool>,
     #[serde(default, deserialize_with = "not_null")]
     #[schema(nullable = false, value_type = Option<crate::routes::doc_types::Language>)]
     pub default_client_language: Option<String>,
@@ -105,6 +114,24 @@ pub struct UpdateSettings {
     pub org_support_email: Option<String>,
 }
 
+/// A change to the reminder schedule; fields left out keep their value.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RemindersRequest {
+    /// Days from each due date (negative: before), -60 to 90, at most 8; `[]` turns reminders off.
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false, max_items = 8, value_type = Option<Vec<crate::routes::doc_types::ReminderOffsetDay>>, example = json!([-3, 0, 3, 7]))]
+    pub offset_days: Option<Vec<i64>>,
+    /// `sms` and/or `email`: each reminder goes on each of them the client can receive.
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false, value_type = Option<Vec<crate::routes::doc_types::SendChannel>>, min_items = 1, example = json!(["sms"]))]
+    pub channels: Option<Vec<String>>,
+    /// Local time of day in the organization's `timezone`, `HH:MM` (24-hour).
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false, example = "09:00", pattern = "^([01][0-9]|2[0-3]):[0-5][0-9]$")]
+    pub time_of_day: Option<String>,
+}
+
 /// A wallet app the registration page suggests to a receiver who has none.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -152,6 +179,15 @@ pub async fn update(
         require_distinct_approver: body.require_distinct_approver,
         timezone: body.timezone,
         allow_partial_payments: body.allow_partial_payments,
+        reminders: body
+            .reminders
+            .map(|r| ReminderSettingsInput {
+                offset_days: r.offset_days,
+                channels: r.channels,
+                time_of_day: r.time_of_day,
+            })
+            .unwrap_or_default(),
+        payment_receipts: body.payment_receipts,
         receivers: ReceiverSettingsInput {
             default_client_language: body.default_client_language,
             invitation_resend_days: body.invitation_resend_days,

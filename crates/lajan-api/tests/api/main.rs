@@ -33,6 +33,7 @@ mod payouts;
 mod receipts;
 mod receivers;
 mod registration;
+mod reminders;
 mod security;
 mod sep10;
 mod sep10_client_domain;

@@ -9,6 +9,8 @@ api_test!(settings_default_update_and_validate, |app| {
         defaults,
         json!({ "defaultCurrency": "HTG", "defaultTaxRate": 0, "payoutApprovalRequired": true,
                 "requireDistinctApprover": false, "timezone": "UTC", "allowPartialPayments": true, "pendingChange": null,
+                "reminders": { "offsetDays": [-3, 0, 3, 7], "channels": ["sms", "email"], "timeOfDay": "09:00" },
+                "paymentReceipts": true,
                 "defaultClientLanguage": "ht", "invitationResendDays": 3, "invitationResends": 2,
                 "registrationWindowDays": 14, "whatsappInvitations": false, "recommendedWallets": [],
                 "homeDomain": null, "orgUrl": null, "orgLogo": null, "orgDescription": null,

@@ -66,6 +66,10 @@ async fn make_every_event(app: &TestApp) {
     pay(app, &paid).await;
     app.invoice(&cid(&client), json!({ "dueDate": "2020-01-01", "sendImmediately": true })).await;
     app.workers().mark_overdue_once(Timestamp::now()).await.unwrap();
+    // Three days before its due date, at 09:00 in the organization's timezone (UTC here).
+    let reminded = app.invoice(&cid(&client), json!({ "dueDate": "2030-01-31", "sendImmediately": true })).await;
+    let three_days_before = Timestamp::parse_rfc3339("2030-01-28T09:00:00Z").unwrap();
+    assert_eq!(app.workers().send_reminders_once(three_days_before).await.unwrap(), 1, "{}", reminded["id"]);
     // A payment counted by mistake (by the ledger here, so that each type has one maker), reversed.
     let owing = app.invoice(&cid(&client), json!({ "sendImmediately": true })).await;
     pay(app, &owing).await;
@@ -243,6 +247,7 @@ api_test!(every_event_type_names_its_maker, |app| {
         ("invoice.paid", "system:worker"),
         ("invoice.payment_received", "system:worker"),
         ("invoice.viewed", "system:payment_page"),
+        ("invoice.reminder_sent", "system:worker"),
         // The provider's answers, simulated in the sandbox, as the worker records them live.
         ("message.delivered", "system:worker"),
         ("message.failed", "system:worker"),

@@ -1,7 +1,7 @@
 //! The words of an invitation to register a wallet, in the receiver's language: the one-segment
 //! SMS (or WhatsApp text) and the email, naming the organization, the amount waiting and the link.
 
-use super::render::{escape, is_single_gsm_segment, shorten, to_gsm};
+use super::render::{EmailAction, email_html, is_single_gsm_segment, shorten, to_gsm};
 use super::shapes::{OutgoingEmail, OutgoingSms, one_line};
 use lajan_i18n::{Lang, text};
 
@@ -71,20 +71,10 @@ pub fn invitation_email(n: &InvitationNotice, to: &str) -> OutgoingEmail {
         say("invite-email-fallback"),
     );
     let text = format!("{intro}\n\n{how}\n\n{button}: {link}\n");
-    let (intro, how, button, fallback, url) =
-        (escape(&intro), escape(&how), escape(&button), escape(&fallback), escape(&link));
-    let html = format!(
-        "<!DOCTYPE html>\n\
-<html lang=\"{lang}\"><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n\
-<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n\
-<p style=\"margin:0 0 16px;font-size:16px;\">{intro}</p>\n\
-<p style=\"margin:0 0 16px;font-size:15px;color:#3e4c59;\">{how}</p>\n\
-<p style=\"margin:24px 0;text-align:center;\"><a href=\"{url}\" style=\"display:inline-block;padding:12px 28px;\
-background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">{button}</a></p>\n\
-<p style=\"margin:0;font-size:13px;color:#52606d;\">{fallback} \
-<a href=\"{url}\" style=\"color:#0b6e4f;\">{url}</a></p>\n\
-</div>\n</body></html>\n",
-        lang = n.lang.code(),
+    let html = email_html(
+        n.lang.code(),
+        &[intro, how],
+        Some(EmailAction { button: &button, link: &link, fallback: &fallback }),
     );
     OutgoingEmail { to: to.trim().to_owned(), subject: one_line(&subject), text, html }
 }

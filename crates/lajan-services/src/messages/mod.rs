@@ -3,6 +3,7 @@
 //! email and SMS shapes the notification sender hands to its transports.
 
 pub mod invitation;
+pub mod notices;
 pub mod receipts;
 pub mod render;
 mod shapes;
@@ -13,7 +14,9 @@ use crate::views::{money, pay_url};
 use lajan_domain::Invalid;
 use lajan_domain::id::IdKind;
 use lajan_domain::invoice::InvoiceDetail;
+use lajan_domain::invoice_payment::InvoicePayment;
 use lajan_domain::message::{Channel, NewMessage};
+use lajan_domain::reminder::DueReminder;
 
 /// The email and SMS for an invoice, on the channels requested that the client can receive.
 /// `requested` empty means every channel the client can receive.
@@ -60,6 +63,62 @@ pub fn invoice_messages(
         ));
     }
     Ok(messages)
+}
+
+/// A reminder's messages, in the client's language, on each of `channels` the client can
+/// receive; none when the client can receive none of them.
+pub fn reminder_messages(
+    d: &InvoiceDetail,
+    reminder: &DueReminder,
+    organization: &str,
+    public_url: &str,
+    channels: &[Channel],
+) -> Vec<NewMessage> {
+    use notices::{ReminderNotice, ReminderWhen, reminder_email, reminder_sms};
+    let lang = lajan_i18n::Lang::parse(d.client.language.as_str()).unwrap_or(lajan_i18n::Lang::Ht);
+    let notice = ReminderNotice {
+        lang,
+        when: ReminderWhen::of(reminder.key.offset_days),
+        organization: organization.to_owned(),
+        invoice_number: d.invoice.number.clone(),
+        amount: format!("{} {}", d.invoice.currency.code(), money(reminder.amount)),
+        due_date: reminder.due_date.to_string(),
+        pay_url: pay_url(public_url, &d.intent.id),
+    };
+    let mut messages = Vec::new();
+    for channel in channels {
+        match (channel, &d.client.email, &d.client.phone_number) {
+            (Channel::Email, Some(email), _) => {
+                messages.push(email_message("reminder", lang.code(), reminder_email(&notice, email)));
+            }
+            (Channel::Sms, _, Some(phone)) => {
+                messages.push(text_message(Channel::Sms, "reminder", lang.code(), reminder_sms(&notice, phone)));
+            }
+            _ => {}
+        }
+    }
+    messages
+}
+
+/// A payment's receipt, in the client's language: by SMS to a phone, else by email; none when
+/// the client has neither.
+pub fn receipt_messages(d: &InvoiceDetail, payment: &InvoicePayment, organization: &str) -> Vec<NewMessage> {
+    use notices::{ReceiptNotice, receipt_email, receipt_sms};
+    let lang = lajan_i18n::Lang::parse(d.client.language.as_str()).unwrap_or(lajan_i18n::Lang::Ht);
+    let currency = d.invoice.currency.code();
+    let left = d.invoice.amount_remaining();
+    let notice = ReceiptNotice {
+        lang,
+        organization: organization.to_owned(),
+        invoice_number: d.invoice.number.clone(),
+        paid: format!("{currency} {}", money(payment.amount)),
+        left: (left > 0).then(|| format!("{currency} {}", money(left))),
+    };
+    match (&d.client.phone_number, &d.client.email) {
+        (Some(phone), _) => vec![text_message(Channel::Sms, "receipt", lang.code(), receipt_sms(&notice, phone))],
+        (None, Some(email)) => vec![email_message("receipt", lang.code(), receipt_email(&notice, email))],
+        (None, None) => Vec::new(),
+    }
 }
 
 /// An invitation's messages: WhatsApp (when the organization turns it on) or SMS to a phone,

@@ -58,6 +58,39 @@ background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-wei
     OutgoingEmail { to: to.trim().to_owned(), subject, text, html }
 }
 
+/// An email's button: its words, where it goes, and what the line under it says before the link.
+pub(super) struct EmailAction<'a> {
+    pub button: &'a str,
+    pub link: &'a str,
+    pub fallback: &'a str,
+}
+
+/// A short email's HTML in `lang`: each paragraph (plain text, escaped here; the first larger),
+/// then the button and the link written out for mail clients that show no button.
+pub(super) fn email_html(lang: &str, paragraphs: &[String], action: Option<EmailAction<'_>>) -> String {
+    let mut body = String::new();
+    for (i, p) in paragraphs.iter().enumerate() {
+        let style =
+            if i == 0 { "margin:0 0 16px;font-size:16px;" } else { "margin:0 0 16px;font-size:15px;color:#3e4c59;" };
+        body.push_str(&format!("<p style=\"{style}\">{}</p>\n", escape(p).replace('\n', "<br>")));
+    }
+    if let Some(a) = action {
+        let (button, url, fallback) = (escape(a.button), escape(a.link), escape(a.fallback));
+        body.push_str(&format!(
+            "<p style=\"margin:24px 0;text-align:center;\"><a href=\"{url}\" style=\"display:inline-block;padding:12px 28px;\
+background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">{button}</a></p>\n\
+<p style=\"margin:0;font-size:13px;color:#52606d;\">{fallback} <a href=\"{url}\" style=\"color:#0b6e4f;\">{url}</a></p>\n"
+        ));
+    }
+    format!(
+        "<!DOCTYPE html>\n\
+<html lang=\"{lang}\"><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n\
+<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n\
+{body}</div>\n</body></html>\n",
+        lang = escape(lang)
+    )
+}
+
 /// Escapes text for both element content and double- or single-quoted attribute values.
 pub(super) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());

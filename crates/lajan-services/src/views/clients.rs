@@ -33,6 +33,8 @@ pub struct ClientView {
     /// open (`ht` Haitian Creole, `fr` French, `en` English).
     #[schema(value_type = String, example = "ht", pattern = "^(ht|fr|en)$")]
     pub language: &'static str,
+    /// Whether the organization's payment reminders go to the client.
+    pub reminders_enabled: bool,
     /// What the receiver must answer before registering a wallet, when the organization asks.
     /// The answer is never returned: it is kept only as a slow hash.
     pub verification: Option<VerificationView>,
@@ -54,6 +56,7 @@ impl From<&Client> for ClientView {
             wallet_memo: c.wallet_memo.as_ref().map(StellarMemo::value),
             wallet_memo_type: c.wallet_memo.as_ref().map(|m| m.kind().as_str()),
             language: c.language.as_str(),
+            reminders_enabled: c.reminders_enabled,
             verification: c.verification.as_ref().map(|v| VerificationView { kind: v.kind.as_str() }),
             created_at: c.created_at,
             updated_at: c.updated_at,

@@ -2,6 +2,7 @@
 
 use lajan_domain::Timestamp;
 use lajan_domain::message::Message;
+use lajan_domain::reminder::DueReminder;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -70,6 +71,54 @@ impl From<&Message> for MessageView {
             created_at: m.created_at,
             sent_at: m.sent_at,
             updated_at: m.updated_at,
+        }
+    }
+}
+
+/// A message a send or a reminder queued, as it stood then.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct QueuedMessage {
+    #[schema(example = "msg_01a1fc8be56c7228a813c8461b65a699")]
+    pub id: String,
+    /// `email` or `sms`.
+    #[schema(example = "sms")]
+    pub channel: &'static str,
+    /// `queued` live, its end (simulated) in the sandbox; it moves on as `GET /v1/messages/{id}` shows.
+    #[schema(example = "queued")]
+    pub status: &'static str,
+}
+
+impl From<&Message> for QueuedMessage {
+    fn from(m: &Message) -> Self {
+        QueuedMessage { id: m.id.clone(), channel: m.channel.as_str(), status: m.status.as_str() }
+    }
+}
+
+/// A payment reminder as `invoice.reminder_sent` shows it: what it reminded of and its messages.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReminderView {
+    /// The instalment it is about (from 1); null for an invoice without a plan.
+    pub installment: Option<i64>,
+    /// Days from the due date it was sent at (negative: before).
+    #[schema(example = 3)]
+    pub offset_days: i32,
+    /// What was still due of it.
+    #[schema(example = "500.00")]
+    pub amount_due: String,
+    #[schema(example = "2026-12-15", format = Date)]
+    pub due_date: String,
+    pub messages: Vec<QueuedMessage>,
+}
+
+impl ReminderView {
+    pub fn of(r: &DueReminder, messages: &[Message]) -> Self {
+        ReminderView {
+            installment: (r.key.installment > 0).then_some(r.key.installment),
+            offset_days: r.key.offset_days,
+            amount_due: super::money(r.amount),
+            due_date: r.due_date.to_string(),
+            messages: messages.iter().map(QueuedMessage::from).collect(),
         }
     }
 }

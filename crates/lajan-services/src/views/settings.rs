@@ -3,6 +3,7 @@
 
 use crate::views::events::ActorView;
 use lajan_domain::Timestamp;
+use lajan_domain::reminder::{ReminderSettings, time_of_day_text};
 use lajan_domain::settings::Settings;
 use lajan_domain::settings_change::SettingsChange;
 use serde::Serialize;
@@ -29,6 +30,11 @@ pub struct SettingsView {
     /// up to it; when false it asks for exactly what is due. A smaller payment that arrives
     /// anyway is still counted.
     pub allow_partial_payments: bool,
+    /// When clients are reminded of what they still owe.
+    pub reminders: RemindersView,
+    /// When true (the default), a client gets a short receipt, with what is left, when a payment
+    /// of their invoice lands.
+    pub payment_receipts: bool,
     /// The language of a client created without one: ht, fr or en.
     #[schema(example = "ht")]
     pub default_client_language: &'static str,
@@ -138,6 +144,32 @@ pub fn changed_fields(
     (previous, changes)
 }
 
+/// The reminder schedule: each unpaid instalment (or invoice) is reminded on these days from
+/// its due date, at the organization's time of day, on each channel the client can receive.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RemindersView {
+    /// Days from the due date (negative: before), ascending; empty: no reminders.
+    #[schema(example = json!([-3, 0, 3, 7]))]
+    pub offset_days: Vec<i32>,
+    /// `sms` and/or `email`.
+    #[schema(example = json!(["sms", "email"]))]
+    pub channels: Vec<&'static str>,
+    /// Local time of day in `timezone`, `HH:MM`.
+    #[schema(example = "09:00")]
+    pub time_of_day: String,
+}
+
+impl From<&ReminderSettings> for RemindersView {
+    fn from(r: &ReminderSettings) -> Self {
+        RemindersView {
+            offset_days: r.offset_days.clone(),
+            channels: r.channels.iter().map(|c| c.as_str()).collect(),
+            time_of_day: time_of_day_text(r.time_of_day),
+        }
+    }
+}
+
 impl SettingsChangeView {
     /// The change as of `now` (a pending one past its expiry shows as lapsed).
     pub fn at(change: &SettingsChange, now: Timestamp) -> Self {
@@ -173,6 +205,8 @@ impl From<&Settings> for SettingsView {
             require_distinct_approver: s.require_distinct_approver,
             timezone: s.timezone.clone(),
             allow_partial_payments: s.invoicing.allow_partial_payments,
+            reminders: RemindersView::from(&s.invoicing.reminders),
+            payment_receipts: s.invoicing.payment_receipts,
             default_client_language: s.receivers.default_client_language.as_str(),
             invitation_resend_days: s.receivers.invitation_resend_days,
             invitation_resends: s.receivers.invitation_resends,

@@ -8,7 +8,7 @@ use lajan_domain::verification::{Verification, VerificationKind};
 
 macro_rules! client_columns {
     () => {
-        "id, first_name, last_name, email, phone_number, wallet_account_id, wallet_memo_type, wallet_memo, language, verification_kind, verification_hash, created_at, updated_at, archived_at"
+        "id, first_name, last_name, email, phone_number, wallet_account_id, wallet_memo_type, wallet_memo, language, reminders_enabled, verification_kind, verification_hash, created_at, updated_at, archived_at"
     };
 }
 
@@ -22,6 +22,7 @@ fn client_from_row(row: &DbRow) -> StoreResult<Client> {
         wallet_account_id: row.try_get("wallet_account_id")?,
         wallet_memo: memo_of(row.try_get("wallet_memo_type")?, row.try_get("wallet_memo")?)?,
         language: language_of(row.try_get("language")?)?,
+        reminders_enabled: row.try_get("reminders_enabled")?,
         verification: verification_of(row.try_get("verification_kind")?, row.try_get("verification_hash")?)?,
         created_at: ts(row.try_get("created_at")?),
         updated_at: ts(row.try_get("updated_at")?),
@@ -60,6 +61,7 @@ macro_rules! prefixed_client_columns {
     () => {
         "c.first_name AS c_first_name, c.last_name AS c_last_name, c.email AS c_email,
          c.phone_number AS c_phone_number, c.wallet_account_id AS c_wallet_account_id, c.language AS c_language,
+         c.reminders_enabled AS c_reminders_enabled,
          c.wallet_memo_type AS c_wallet_memo_type, c.wallet_memo AS c_wallet_memo,
          c.verification_kind AS c_verification_kind, c.verification_hash AS c_verification_hash,
          c.created_at AS c_created_at, c.updated_at AS c_updated_at, c.archived_at AS c_archived_at"
@@ -77,6 +79,7 @@ fn prefixed_client(row: &DbRow, id: String) -> StoreResult<Client> {
         wallet_account_id: row.try_get("c_wallet_account_id")?,
         wallet_memo: memo_of(row.try_get("c_wallet_memo_type")?, row.try_get("c_wallet_memo")?)?,
         language: language_of(row.try_get("c_language")?)?,
+        reminders_enabled: row.try_get("c_reminders_enabled")?,
         verification: verification_of(row.try_get("c_verification_kind")?, row.try_get("c_verification_hash")?)?,
         created_at: ts(row.try_get("c_created_at")?),
         updated_at: ts(row.try_get("c_updated_at")?),
@@ -214,7 +217,8 @@ impl ClientStore for ThisStore {
         query(
             "UPDATE clients SET first_name = $1, last_name = $2, email = $3, phone_number = $4,
                                 wallet_account_id = $5, language = $6, verification_kind = $7,
-                                verification_hash = $8, updated_at = $9, wallet_memo_type = $13, wallet_memo = $14
+                                verification_hash = $8, updated_at = $9, wallet_memo_type = $13, wallet_memo = $14,
+                                reminders_enabled = $15
              WHERE org_id = $10 AND env = $11 AND id = $12",
         )
         .bind(&client.first_name)
@@ -231,6 +235,7 @@ impl ClientStore for ThisStore {
         .bind(id)
         .bind(client.wallet_memo.as_ref().map(|m| m.kind().as_str()))
         .bind(client.wallet_memo.as_ref().map(StellarMemo::value))
+        .bind(client.reminders_enabled)
         .execute(&mut *tx)
         .await?;
         let released = match &client.wallet_account_id {
@@ -273,8 +278,8 @@ async fn insert_client(tx: &mut Tx, tenant: &Tenant, c: &Client, event: &NewEven
     query(
         "INSERT INTO clients (id, org_id, env, first_name, last_name, email, phone_number, wallet_account_id,
                               language, verification_kind, verification_hash, created_at, updated_at,
-                              wallet_memo_type, wallet_memo)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+                              wallet_memo_type, wallet_memo, reminders_enabled)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
     )
     .bind(&c.id)
     .bind(&tenant.org_id)
@@ -291,6 +296,7 @@ async fn insert_client(tx: &mut Tx, tenant: &Tenant, c: &Client, event: &NewEven
     .bind(c.updated_at.as_millis())
     .bind(c.wallet_memo.as_ref().map(|m| m.kind().as_str()))
     .bind(c.wallet_memo.as_ref().map(StellarMemo::value))
+    .bind(c.reminders_enabled)
     .execute(&mut **tx)
     .await?;
     insert_event(tx, tenant, c.created_at, event).await

@@ -38,12 +38,14 @@ fn invoice_payment_from_row(row: &DbRow) -> StoreResult<InvoicePayment> {
     })
 }
 
-/// Writes `payment` in the transaction that counts it.
+/// Writes `payment` in the transaction that counts it, owing its client a receipt unless it
+/// came from the client's own credit balance (the receipt worker reads the settings).
 async fn insert_invoice_payment(tx: &mut Tx, payment: &InvoicePayment) -> StoreResult<()> {
+    let receipt_due = (payment.method != PaymentMethod::CreditBalance).then_some(payment.recorded_at.as_millis());
     query(
         "INSERT INTO invoice_payments (id, org_id, env, invoice_id, amount, method, reference, incoming_payment_id,
-                                       paid_at, created_at, actor_type, actor_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                                       paid_at, created_at, actor_type, actor_id, receipt_due_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
     )
     .bind(&payment.id)
     .bind(&payment.org_id)
@@ -57,6 +59,7 @@ async fn insert_invoice_payment(tx: &mut Tx, payment: &InvoicePayment) -> StoreR
     .bind(payment.recorded_at.as_millis())
     .bind(payment.recorded_by.kind())
     .bind(payment.recorded_by.id())
+    .bind(receipt_due)
     .execute(&mut **tx)
     .await?;
     Ok(())

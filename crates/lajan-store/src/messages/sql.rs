@@ -53,7 +53,8 @@ async fn send_in(
     // Sent again after something was paid (overdue, say), it is partially paid, not just sent.
     let to = step.to.after_received(current.intent.amount_received, current.intent.amount);
     query(
-        "UPDATE invoices SET status = $1, sent_at = $2, updated_at = $2 WHERE org_id = $3 AND env = $4 AND id = $5",
+        "UPDATE invoices SET status = $1, sent_at = $2, updated_at = $2, next_reminder_at = $2
+         WHERE org_id = $3 AND env = $4 AND id = $5",
     )
     .bind(to.as_str())
     .bind(at.as_millis())

@@ -5,6 +5,7 @@ use crate::{HomeDomainOrg, NewApiKey, OrgStore};
 use lajan_domain::apikey::ApiKey;
 use lajan_domain::org::Organization;
 use lajan_domain::receiver::{ReceiverSettings, RecommendedWallet};
+use lajan_domain::reminder::{ReminderSettings, parse_time_of_day, time_of_day_text};
 use lajan_domain::stellar_profile::StellarProfile;
 use lajan_domain::settings::{InvoicingSettings, Settings};
 
@@ -93,7 +94,7 @@ fn settings_from_row(row: Option<&DbRow>) -> StoreResult<Settings> {
         timezone: row.try_get("timezone")?,
         invoicing: serde_json::from_str::<StoredInvoicing>(&row.try_get::<String, _>("invoicing")?)
             .map_err(corrupt)?
-            .settings(),
+            .settings()?,
         receivers: ReceiverSettings {
             default_client_language: row.try_get::<String, _>("default_client_language")?.parse().map_err(corrupt)?,
             invitation_resend_days: small_number(row.try_get::<i64, _>("invitation_resend_days")?)?,
@@ -113,6 +114,19 @@ fn settings_from_row(row: Option<&DbRow>) -> StoreResult<Settings> {
 struct StoredInvoicing {
     #[serde(default = "allowed")]
     allow_partial_payments: bool,
+    #[serde(default)]
+    reminders: Option<StoredReminders>,
+    #[serde(default = "allowed")]
+    payment_receipts: bool,
+}
+
+/// The reminder schedule in the settings' JSON; absent: the default schedule.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoredReminders {
+    offset_days: Vec<i32>,
+    channels: Vec<String>,
+    time_of_day: String,
 }
 
 fn allowed() -> bool {
@@ -127,11 +141,32 @@ impl Default for StoredInvoicing {
 
 impl StoredInvoicing {
     fn of(s: &InvoicingSettings) -> Self {
-        StoredInvoicing { allow_partial_payments: s.allow_partial_payments }
+        let r = &s.reminders;
+        StoredInvoicing {
+            allow_partial_payments: s.allow_partial_payments,
+            reminders: Some(StoredReminders {
+                offset_days: r.offset_days.clone(),
+                channels: r.channels.iter().map(|c| c.as_str().to_owned()).collect(),
+                time_of_day: time_of_day_text(r.time_of_day),
+            }),
+            payment_receipts: s.payment_receipts,
+        }
     }
 
-    fn settings(&self) -> InvoicingSettings {
-        InvoicingSettings { allow_partial_payments: self.allow_partial_payments }
+    fn settings(self) -> StoreResult<InvoicingSettings> {
+        let reminders = match self.reminders {
+            None => ReminderSettings::default(),
+            Some(r) => ReminderSettings {
+                offset_days: r.offset_days,
+                channels: r.channels.iter().map(|c| c.parse()).collect::<Result<_, _>>().map_err(corrupt)?,
+                time_of_day: parse_time_of_day(&r.time_of_day).map_err(corrupt)?,
+            },
+        };
+        Ok(InvoicingSettings {
+            allow_partial_payments: self.allow_partial_payments,
+            reminders,
+            payment_receipts: self.payment_receipts,
+        })
     }
 }
 

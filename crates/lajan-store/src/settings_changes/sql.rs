@@ -76,7 +76,7 @@ fn settings_of_text(text: &str) -> StoreResult<Settings> {
             },
         },
         stellar: s.documentation.profile(s.home_domain),
-        invoicing: s.invoicing.settings(),
+        invoicing: s.invoicing.settings()?,
     })
 }
 

@@ -67,6 +67,7 @@ async fn client(
         wallet_memo: None,
         wallet_memo_type: None,
         language: None,
+        reminders_enabled: None,
         verification: None,
     }
     .into_client(IdKind::Client.generate(), Timestamp::now())
@@ -153,7 +154,15 @@ contract!(settings_default_and_persist_per_tenant, |store| {
         payout_approval_required: false,
         require_distinct_approver: true,
         timezone: "America/Port-au-Prince".into(),
-        invoicing: lajan_domain::settings::InvoicingSettings { allow_partial_payments: false },
+        invoicing: lajan_domain::settings::InvoicingSettings {
+            allow_partial_payments: false,
+            reminders: lajan_domain::reminder::ReminderSettings {
+                offset_days: vec![-1, 2],
+                channels: vec![lajan_domain::message::Channel::Email],
+                time_of_day: lajan_domain::reminder::parse_time_of_day("18:30").unwrap(),
+            },
+            payment_receipts: false,
+        },
         receivers: ReceiverSettings {
             default_client_language: Language::Fr,
             invitation_resend_days: 5,

@@ -132,6 +132,9 @@ from .recover_deliveries import RecoverDeliveries
 from .recovered import Recovered
 from .reject_disbursement import RejectDisbursement
 from .reject_payout import RejectPayout
+from .reminder_view import ReminderView
+from .reminders_request import RemindersRequest
+from .reminders_view import RemindersView
 from .reverse_payment import ReversePayment
 from .sandbox_payment_view import SandboxPaymentView
 from .send_channel import SendChannel
@@ -279,6 +282,9 @@ __all__ = (
     "Recovered",
     "RejectDisbursement",
     "RejectPayout",
+    "ReminderView",
+    "RemindersRequest",
+    "RemindersView",
     "ReversePayment",
     "SandboxPaymentView",
     "SendChannel",

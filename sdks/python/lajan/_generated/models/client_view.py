@@ -27,6 +27,7 @@ class ClientView:
         language (str): The language Lajan speaks to the client in: invitations, messages and the pages they
             open (`ht` Haitian Creole, `fr` French, `en` English). Example: ht.
         last_name (str):
+        reminders_enabled (bool): Whether the organization's payment reminders go to the client.
         updated_at (datetime.datetime):
         email (None | str | Unset):
         phone_number (None | str | Unset): E.164. Example: +50937000000.
@@ -45,6 +46,7 @@ class ClientView:
     id: str
     language: str
     last_name: str
+    reminders_enabled: bool
     updated_at: datetime.datetime
     email: None | str | Unset = UNSET
     phone_number: None | str | Unset = UNSET
@@ -66,6 +68,8 @@ class ClientView:
         language = self.language
 
         last_name = self.last_name
+
+        reminders_enabled = self.reminders_enabled
 
         updated_at = self.updated_at.isoformat()
 
@@ -116,6 +120,7 @@ class ClientView:
                 "id": id,
                 "language": language,
                 "lastName": last_name,
+                "remindersEnabled": reminders_enabled,
                 "updatedAt": updated_at,
             }
         )
@@ -148,6 +153,8 @@ class ClientView:
         language = d.pop("language")
 
         last_name = d.pop("lastName")
+
+        reminders_enabled = d.pop("remindersEnabled")
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
 
@@ -219,6 +226,7 @@ class ClientView:
             id=id,
             language=language,
             last_name=last_name,
+            reminders_enabled=reminders_enabled,
             updated_at=updated_at,
             email=email,
             phone_number=phone_number,

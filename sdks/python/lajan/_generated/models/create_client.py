@@ -26,6 +26,9 @@ class CreateClient:
         email (None | str | Unset):  Example: marie@example.ht.
         language (Language | None | Unset):
         phone_number (None | str | Unset):  Example: +50937000000.
+        reminders_enabled (bool | Unset): Whether the organization's payment reminders go to the client (default true);
+            invoices
+            and receipts still do.
         verification (None | Unset | VerificationRequest):
         wallet_account_id (None | str | Unset):  Example: GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H.
         wallet_memo (None | str | Unset): The memo the wallet needs to credit the client, when it is a custodial wallet
@@ -39,6 +42,7 @@ class CreateClient:
     email: None | str | Unset = UNSET
     language: Language | None | Unset = UNSET
     phone_number: None | str | Unset = UNSET
+    reminders_enabled: bool | Unset = UNSET
     verification: None | Unset | VerificationRequest = UNSET
     wallet_account_id: None | str | Unset = UNSET
     wallet_memo: None | str | Unset = UNSET
@@ -70,6 +74,8 @@ class CreateClient:
             phone_number = UNSET
         else:
             phone_number = self.phone_number
+
+        reminders_enabled = self.reminders_enabled
 
         verification: dict[str, Any] | None | Unset
         if isinstance(self.verification, Unset):
@@ -113,6 +119,8 @@ class CreateClient:
             field_dict["language"] = language
         if phone_number is not UNSET:
             field_dict["phoneNumber"] = phone_number
+        if reminders_enabled is not UNSET:
+            field_dict["remindersEnabled"] = reminders_enabled
         if verification is not UNSET:
             field_dict["verification"] = verification
         if wallet_account_id is not UNSET:
@@ -167,6 +175,8 @@ class CreateClient:
             return cast(None | str | Unset, data)
 
         phone_number = _parse_phone_number(d.pop("phoneNumber", UNSET))
+
+        reminders_enabled = d.pop("remindersEnabled", UNSET)
 
         def _parse_verification(data: object) -> None | Unset | VerificationRequest:
             if data is None:
@@ -226,6 +236,7 @@ class CreateClient:
             email=email,
             language=language,
             phone_number=phone_number,
+            reminders_enabled=reminders_enabled,
             verification=verification,
             wallet_account_id=wallet_account_id,
             wallet_memo=wallet_memo,

@@ -23,6 +23,7 @@ class DeliveryViewEventType(StrEnum):
     INVOICE_PAID = "invoice.paid"
     INVOICE_PAYMENT_RECEIVED = "invoice.payment_received"
     INVOICE_PAYMENT_REVERSED = "invoice.payment_reversed"
+    INVOICE_REMINDER_SENT = "invoice.reminder_sent"
     INVOICE_SENT = "invoice.sent"
     INVOICE_VIEWED = "invoice.viewed"
     INVOICE_VOIDED = "invoice.voided"

@@ -28,6 +28,7 @@ class InvitedClientView:
         language (str): The language Lajan speaks to the client in: invitations, messages and the pages they
             open (`ht` Haitian Creole, `fr` French, `en` English). Example: ht.
         last_name (str):
+        reminders_enabled (bool): Whether the organization's payment reminders go to the client.
         updated_at (datetime.datetime):
         invitation (InvitationView): A client's invitation to register a wallet.
         email (None | str | Unset):
@@ -47,6 +48,7 @@ class InvitedClientView:
     id: str
     language: str
     last_name: str
+    reminders_enabled: bool
     updated_at: datetime.datetime
     invitation: InvitationView
     email: None | str | Unset = UNSET
@@ -69,6 +71,8 @@ class InvitedClientView:
         language = self.language
 
         last_name = self.last_name
+
+        reminders_enabled = self.reminders_enabled
 
         updated_at = self.updated_at.isoformat()
 
@@ -121,6 +125,7 @@ class InvitedClientView:
                 "id": id,
                 "language": language,
                 "lastName": last_name,
+                "remindersEnabled": reminders_enabled,
                 "updatedAt": updated_at,
                 "invitation": invitation,
             }
@@ -155,6 +160,8 @@ class InvitedClientView:
         language = d.pop("language")
 
         last_name = d.pop("lastName")
+
+        reminders_enabled = d.pop("remindersEnabled")
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
 
@@ -228,6 +235,7 @@ class InvitedClientView:
             id=id,
             language=language,
             last_name=last_name,
+            reminders_enabled=reminders_enabled,
             updated_at=updated_at,
             invitation=invitation,
             email=email,

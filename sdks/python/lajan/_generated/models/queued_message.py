@@ -14,12 +14,12 @@ T = TypeVar("T", bound="QueuedMessage")
 
 @_attrs_define
 class QueuedMessage:
-    """A message a send queued.
+    """A message a send or a reminder queued, as it stood then.
 
     Attributes:
         channel (QueuedMessageChannel): `email` or `sms`. Example: sms.
         id (str):  Example: msg_01a1fc8be56c7228a813c8461b65a699.
-        status (QueuedMessageStatus): `queued` live, `delivered` (simulated) in the sandbox; it moves on as `GET
+        status (QueuedMessageStatus): `queued` live, its end (simulated) in the sandbox; it moves on as `GET
             /v1/messages/{id}` shows. Example: queued.
     """
 

@@ -12,6 +12,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.recommended_wallet_view import RecommendedWalletView
+    from ..models.reminders_view import RemindersView
     from ..models.settings_change_view import SettingsChangeView
 
 
@@ -33,11 +34,17 @@ class SettingsView:
             Example: 10.
         invitation_resend_days (int): Days before an unanswered invitation is sent again. Example: 3.
         invitation_resends (int): How many times an unanswered invitation is sent again. Example: 2.
+        payment_receipts (bool): When true (the default), a client gets a short receipt, with what is left, when a
+            payment
+            of their invoice lands.
         payout_approval_required (bool): When true, new payouts wait for approval.
         recommended_wallets (list[RecommendedWalletView]): The wallets the registration page suggests to a receiver who
             has none, in this order.
         registration_window_days (int): Days an approved payout waits for its client to register a wallet before it is
             canceled. Example: 14.
+        reminders (RemindersView): The reminder schedule: each unpaid instalment (or invoice) is reminded on these days
+            from
+            its due date, at the organization's time of day, on each channel the client can receive.
         require_distinct_approver (bool): When true, the key approving a payout must differ from the key that created
             it.
         timezone (str): IANA timezone in which invoice due dates are judged. Example: America/Port-au-Prince.
@@ -59,9 +66,11 @@ class SettingsView:
     default_tax_rate: Decimal
     invitation_resend_days: int
     invitation_resends: int
+    payment_receipts: bool
     payout_approval_required: bool
     recommended_wallets: list[RecommendedWalletView]
     registration_window_days: int
+    reminders: RemindersView
     require_distinct_approver: bool
     timezone: str
     whatsapp_invitations: bool
@@ -89,6 +98,8 @@ class SettingsView:
 
         invitation_resends = self.invitation_resends
 
+        payment_receipts = self.payment_receipts
+
         payout_approval_required = self.payout_approval_required
 
         recommended_wallets = []
@@ -97,6 +108,8 @@ class SettingsView:
             recommended_wallets.append(recommended_wallets_item)
 
         registration_window_days = self.registration_window_days
+
+        reminders = self.reminders.to_dict()
 
         require_distinct_approver = self.require_distinct_approver
 
@@ -158,9 +171,11 @@ class SettingsView:
                 "defaultTaxRate": default_tax_rate,
                 "invitationResendDays": invitation_resend_days,
                 "invitationResends": invitation_resends,
+                "paymentReceipts": payment_receipts,
                 "payoutApprovalRequired": payout_approval_required,
                 "recommendedWallets": recommended_wallets,
                 "registrationWindowDays": registration_window_days,
+                "reminders": reminders,
                 "requireDistinctApprover": require_distinct_approver,
                 "timezone": timezone,
                 "whatsappInvitations": whatsapp_invitations,
@@ -186,6 +201,7 @@ class SettingsView:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.recommended_wallet_view import RecommendedWalletView
+        from ..models.reminders_view import RemindersView
         from ..models.settings_change_view import SettingsChangeView
 
         d = dict(src_dict)
@@ -201,6 +217,8 @@ class SettingsView:
 
         invitation_resends = d.pop("invitationResends")
 
+        payment_receipts = d.pop("paymentReceipts")
+
         payout_approval_required = d.pop("payoutApprovalRequired")
 
         recommended_wallets = []
@@ -213,6 +231,8 @@ class SettingsView:
             recommended_wallets.append(recommended_wallets_item)
 
         registration_window_days = d.pop("registrationWindowDays")
+
+        reminders = RemindersView.from_dict(d.pop("reminders"))
 
         require_distinct_approver = d.pop("requireDistinctApprover")
 
@@ -298,9 +318,11 @@ class SettingsView:
             default_tax_rate=default_tax_rate,
             invitation_resend_days=invitation_resend_days,
             invitation_resends=invitation_resends,
+            payment_receipts=payment_receipts,
             payout_approval_required=payout_approval_required,
             recommended_wallets=recommended_wallets,
             registration_window_days=registration_window_days,
+            reminders=reminders,
             require_distinct_approver=require_distinct_approver,
             timezone=timezone,
             whatsapp_invitations=whatsapp_invitations,

@@ -27,6 +27,7 @@ class UpdateClient:
             language (Language | Unset): A language Lajan speaks to a client in: Haitian Creole, French or English.
             last_name (str | Unset):
             phone_number (None | str | Unset):
+            reminders_enabled (bool | Unset): Whether the organization's payment reminders go to the client.
             verification (None | Unset | VerificationRequest):
             wallet_account_id (None | str | Unset):
             wallet_memo (None | str | Unset): The memo the wallet needs; `null` removes it. A new `walletAccountId` given
@@ -40,6 +41,7 @@ class UpdateClient:
     language: Language | Unset = UNSET
     last_name: str | Unset = UNSET
     phone_number: None | str | Unset = UNSET
+    reminders_enabled: bool | Unset = UNSET
     verification: None | Unset | VerificationRequest = UNSET
     wallet_account_id: None | str | Unset = UNSET
     wallet_memo: None | str | Unset = UNSET
@@ -67,6 +69,8 @@ class UpdateClient:
             phone_number = UNSET
         else:
             phone_number = self.phone_number
+
+        reminders_enabled = self.reminders_enabled
 
         verification: dict[str, Any] | None | Unset
         if isinstance(self.verification, Unset):
@@ -109,6 +113,8 @@ class UpdateClient:
             field_dict["lastName"] = last_name
         if phone_number is not UNSET:
             field_dict["phoneNumber"] = phone_number
+        if reminders_enabled is not UNSET:
+            field_dict["remindersEnabled"] = reminders_enabled
         if verification is not UNSET:
             field_dict["verification"] = verification
         if wallet_account_id is not UNSET:
@@ -154,6 +160,8 @@ class UpdateClient:
             return cast(None | str | Unset, data)
 
         phone_number = _parse_phone_number(d.pop("phoneNumber", UNSET))
+
+        reminders_enabled = d.pop("remindersEnabled", UNSET)
 
         def _parse_verification(data: object) -> None | Unset | VerificationRequest:
             if data is None:
@@ -213,6 +221,7 @@ class UpdateClient:
             language=language,
             last_name=last_name,
             phone_number=phone_number,
+            reminders_enabled=reminders_enabled,
             verification=verification,
             wallet_account_id=wallet_account_id,
             wallet_memo=wallet_memo,

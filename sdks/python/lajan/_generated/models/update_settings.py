@@ -12,6 +12,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.recommended_wallet_request import RecommendedWalletRequest
+    from ..models.reminders_request import RemindersRequest
 
 
 T = TypeVar("T", bound="UpdateSettings")
@@ -43,10 +44,12 @@ class UpdateSettings:
                 help@fonkoze.example.
             org_url (str | Unset): SEP-1 `ORG_URL`: the organization's website, an https link. Example:
                 https://fonkoze.example.
+            payment_receipts (bool | Unset): Whether a client gets a short receipt, with what is left, when a payment lands.
             payout_approval_required (bool | Unset):
             recommended_wallets (list[RecommendedWalletRequest] | Unset): The whole list, replacing the one before (`[]`
                 clears it); at most 10.
             registration_window_days (int | Unset):
+            reminders (RemindersRequest | Unset): A change to the reminder schedule; fields left out keep their value.
             require_distinct_approver (bool | Unset):
             timezone (str | Unset):
             whatsapp_invitations (bool | Unset):
@@ -64,9 +67,11 @@ class UpdateSettings:
     org_official_email: str | Unset = UNSET
     org_support_email: str | Unset = UNSET
     org_url: str | Unset = UNSET
+    payment_receipts: bool | Unset = UNSET
     payout_approval_required: bool | Unset = UNSET
     recommended_wallets: list[RecommendedWalletRequest] | Unset = UNSET
     registration_window_days: int | Unset = UNSET
+    reminders: RemindersRequest | Unset = UNSET
     require_distinct_approver: bool | Unset = UNSET
     timezone: str | Unset = UNSET
     whatsapp_invitations: bool | Unset = UNSET
@@ -100,6 +105,8 @@ class UpdateSettings:
 
         org_url = self.org_url
 
+        payment_receipts = self.payment_receipts
+
         payout_approval_required = self.payout_approval_required
 
         recommended_wallets: list[dict[str, Any]] | Unset = UNSET
@@ -110,6 +117,10 @@ class UpdateSettings:
                 recommended_wallets.append(recommended_wallets_item)
 
         registration_window_days = self.registration_window_days
+
+        reminders: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.reminders, Unset):
+            reminders = self.reminders.to_dict()
 
         require_distinct_approver = self.require_distinct_approver
 
@@ -144,12 +155,16 @@ class UpdateSettings:
             field_dict["orgSupportEmail"] = org_support_email
         if org_url is not UNSET:
             field_dict["orgUrl"] = org_url
+        if payment_receipts is not UNSET:
+            field_dict["paymentReceipts"] = payment_receipts
         if payout_approval_required is not UNSET:
             field_dict["payoutApprovalRequired"] = payout_approval_required
         if recommended_wallets is not UNSET:
             field_dict["recommendedWallets"] = recommended_wallets
         if registration_window_days is not UNSET:
             field_dict["registrationWindowDays"] = registration_window_days
+        if reminders is not UNSET:
+            field_dict["reminders"] = reminders
         if require_distinct_approver is not UNSET:
             field_dict["requireDistinctApprover"] = require_distinct_approver
         if timezone is not UNSET:
@@ -162,6 +177,7 @@ class UpdateSettings:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.recommended_wallet_request import RecommendedWalletRequest
+        from ..models.reminders_request import RemindersRequest
 
         d = dict(src_dict)
         allow_partial_payments = d.pop("allowPartialPayments", UNSET)
@@ -198,6 +214,8 @@ class UpdateSettings:
 
         org_url = d.pop("orgUrl", UNSET)
 
+        payment_receipts = d.pop("paymentReceipts", UNSET)
+
         payout_approval_required = d.pop("payoutApprovalRequired", UNSET)
 
         _recommended_wallets = d.pop("recommendedWallets", UNSET)
@@ -212,6 +230,13 @@ class UpdateSettings:
                 recommended_wallets.append(recommended_wallets_item)
 
         registration_window_days = d.pop("registrationWindowDays", UNSET)
+
+        _reminders = d.pop("reminders", UNSET)
+        reminders: RemindersRequest | Unset
+        if isinstance(_reminders, Unset):
+            reminders = UNSET
+        else:
+            reminders = RemindersRequest.from_dict(_reminders)
 
         require_distinct_approver = d.pop("requireDistinctApprover", UNSET)
 
@@ -232,9 +257,11 @@ class UpdateSettings:
             org_official_email=org_official_email,
             org_support_email=org_support_email,
             org_url=org_url,
+            payment_receipts=payment_receipts,
             payout_approval_required=payout_approval_required,
             recommended_wallets=recommended_wallets,
             registration_window_days=registration_window_days,
+            reminders=reminders,
             require_distinct_approver=require_distinct_approver,
             timezone=timezone,
             whatsapp_invitations=whatsapp_invitations,

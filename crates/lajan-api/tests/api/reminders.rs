@@ -1,0 +1,153 @@
+//! Payment reminders, driven with an injected clock: each unpaid instalment is reminded on the
+//! organization's schedule at its local time of day, in the client's language, exactly once
+//! (across a worker that dies after its claim, and two workers at once), never once paid, and
+//! never to a client who opted out.
+
+use lajan_domain::Timestamp;
+use lajan_testkit::TestApp;
+use serde_json::{Value, json};
+
+fn at(rfc3339: &str) -> Timestamp {
+    Timestamp::parse_rfc3339(rfc3339).unwrap()
+}
+
+async fn get(app: &TestApp, path: &str) -> Value {
+    let r = app.get(path).await;
+    assert_eq!(r.status(), 200, "{path}");
+    r.json().await.unwrap()
+}
+
+/// The reminder events of invoice `id`, oldest first: (instalment, offset, amount due).
+async fn reminders_of(app: &TestApp, id: &str) -> Vec<(Value, i64, String)> {
+    let events = get(app, "/v1/events?type=invoice.reminder_sent&limit=100").await;
+    let mut found: Vec<(Value, i64, String)> = events["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["data"]["object"])
+        .filter(|o| o["id"] == id)
+        .map(|o| {
+            let r = &o["reminder"];
+            (r["installment"].clone(), r["offsetDays"].as_i64().unwrap(), r["amountDue"].as_str().unwrap().to_owned())
+        })
+        .collect();
+    found.reverse();
+    found
+}
+
+api_test!(a_schedule_across_a_payment_reminds_each_instalment_once_in_the_clients_language, |app| {
+    let settings = json!({ "timezone": "America/Port-au-Prince", "reminders": { "channels": ["sms", "email"] } });
+    let r = app.send_json(reqwest::Method::PUT, "/v1/settings", &settings).await;
+    assert_eq!(r.status(), 200);
+    let shown: Value = r.json().await.unwrap();
+    assert_eq!(
+        shown["reminders"],
+        json!({ "offsetDays": [-3, 0, 3, 7], "channels": ["sms", "email"], "timeOfDay": "09:00" })
+    );
+    assert_eq!(shown["paymentReceipts"], true);
+    let rose = json!({ "firstName": "Rose", "lastName": "Pyè", "phoneNumber": "+50937000002",
+                       "email": "rose@example.ht", "language": "ht" });
+    let rose: Value = app.post("/v1/clients", &rose).await.json().await.unwrap();
+    assert_eq!(rose["remindersEnabled"], true);
+    let plan = json!([{ "amount": 500, "dueDate": "2030-01-10" }, { "amount": 500, "dueDate": "2030-02-10" }]);
+    let body = json!({ "clientId": rose["id"], "installments": plan, "sendImmediately": true,
+                       "lineItems": [{ "description": "Loan repayment", "quantity": 1, "unitPrice": 1000 }] });
+    let invoice: Value = app.post("/v1/invoices", &body).await.json().await.unwrap();
+    let id = invoice["id"].as_str().unwrap();
+    let remind = |now: &str| {
+        let now = at(now);
+        async move { app.workers().send_reminders_once(now).await.unwrap() }
+    };
+
+    // Three days before the first instalment, 09:00 in Port-au-Prince (14:00Z): not a minute early.
+    assert_eq!(remind("2030-01-07T13:59:00Z").await, 0);
+    assert_eq!(remind("2030-01-07T14:00:00Z").await, 1);
+    assert_eq!(remind("2030-01-07T15:00:00Z").await, 0, "exactly once");
+    assert_eq!(reminders_of(app, id).await, [(json!(1), -3, "500.00".to_owned())]);
+    let messages = get(app, &format!("/v1/messages?invoiceId={id}")).await;
+    let reminders: Vec<&Value> =
+        messages["data"].as_array().unwrap().iter().filter(|m| m["template"] == "reminder").collect();
+    assert_eq!(reminders.len(), 2, "by SMS and email");
+    let sms = reminders.iter().find(|m| m["channel"] == "sms").unwrap();
+    assert_eq!(sms["language"], "ht");
+    let text = sms["text"].as_str().unwrap();
+    assert!(text.contains("raple") && text.contains("HTG 500.00") && text.contains("2030-01-10"), "{text}");
+    assert!(text.ends_with(invoice["paymentLink"]["url"].as_str().unwrap()), "{text}");
+
+    // The first instalment is paid on its day: none of its later reminders goes.
+    let cash = json!({ "amount": 500, "method": "cash" });
+    assert_eq!(app.post(&format!("/v1/invoices/{id}/payments"), &cash).await.status(), 201);
+    for day in ["2030-01-10T14:00:00Z", "2030-01-13T14:00:00Z", "2030-01-17T14:00:00Z"] {
+        assert_eq!(remind(day).await, 0, "{day}");
+    }
+    // The second has its own schedule.
+    assert_eq!(remind("2030-02-07T14:00:00Z").await, 1);
+    assert_eq!(reminders_of(app, id).await[1], (json!(2), -3, "500.00".to_owned()));
+
+    // Opted out: no reminder, recorded or sent; back in, the next one goes.
+    let path = format!("/v1/clients/{}", rose["id"].as_str().unwrap());
+    let r = app.send_json(reqwest::Method::PUT, &path, &json!({ "remindersEnabled": false })).await;
+    assert_eq!(r.json::<Value>().await.unwrap()["remindersEnabled"], false);
+    assert_eq!(remind("2030-02-10T14:00:00Z").await, 0);
+    app.send_json(reqwest::Method::PUT, &path, &json!({ "remindersEnabled": true })).await;
+    assert_eq!(remind("2030-02-13T14:00:00Z").await, 1);
+    let days: Vec<i64> = reminders_of(app, id).await.iter().map(|r| r.1).collect();
+    assert_eq!(days, [-3, -3, 3]);
+});
+
+api_test!(a_reminder_is_sent_once_across_a_worker_that_dies_after_its_claim_and_two_at_once, |app| {
+    let client = app.reachable_client().await;
+    let body = json!({ "dueDate": "2030-03-10", "sendImmediately": true });
+    let invoice = app.invoice(client["id"].as_str().unwrap(), body).await;
+    let id = invoice["id"].as_str().unwrap();
+    // UTC, the default timezone: the day-0 reminder falls at 09:00Z.
+    let now = at("2030-03-10T09:05:00Z");
+    // A worker claims the invoice and dies before sending: it is left to the lease.
+    assert_eq!(app.store().claim_reminders(now, 120_000, 10).await.unwrap().len(), 1);
+    assert_eq!(app.workers().send_reminders_once(now).await.unwrap(), 0, "leased to the dead worker");
+    let later = now.plus_millis(121_000);
+    // Two workers at once after the lease: one sends it.
+    let (a, b) = tokio::join!(app.workers().send_reminders_once(later), app.workers().send_reminders_once(later));
+    assert_eq!(a.unwrap() + b.unwrap(), 1);
+    assert_eq!(app.workers().send_reminders_once(later.plus_millis(300_000)).await.unwrap(), 0);
+    assert_eq!(reminders_of(app, id).await, [(Value::Null, 0, "100.00".to_owned())]);
+
+    // Bad schedules are refused field by field, and change nothing.
+    let bad = json!({ "reminders": { "offsetDays": [1, 400], "channels": [], "timeOfDay": "25:00" } });
+    let r = app.send_json(reqwest::Method::PUT, "/v1/settings", &bad).await;
+    let refusal = lajan_testkit::expect_error(r, 400, "validation_error").await;
+    let fields: Vec<&str> =
+        refusal["details"].as_array().unwrap().iter().map(|d| d["field"].as_str().unwrap()).collect();
+    assert_eq!(fields, ["reminders.offsetDays[1]", "reminders.channels", "reminders.timeOfDay"]);
+    assert_eq!(get(app, "/v1/settings").await["reminders"]["offsetDays"], json!([-3, 0, 3, 7]));
+});
+
+api_test!(a_payment_gets_one_receipt_in_the_clients_language_with_what_is_left, |app| {
+    let mari = json!({ "firstName": "Mari", "lastName": "Jozèf", "phoneNumber": "+50937000003", "language": "fr" });
+    let mari: Value = app.post("/v1/clients", &mari).await.json().await.unwrap();
+    let invoice = app.invoice(mari["id"].as_str().unwrap(), json!({ "sendImmediately": true })).await;
+    let id = invoice["id"].as_str().unwrap();
+    let pay = async |amount: i64| {
+        let cash = json!({ "amount": amount, "method": "cash" });
+        assert_eq!(app.post(&format!("/v1/invoices/{id}/payments"), &cash).await.status(), 201);
+    };
+    let receipts = async || {
+        let messages = get(app, &format!("/v1/messages?invoiceId={id}")).await;
+        let all = messages["data"].as_array().unwrap().clone();
+        all.into_iter().filter(|m| m["template"] == "receipt").collect::<Vec<Value>>()
+    };
+    pay(30).await;
+    assert_eq!(app.workers().send_receipts_once(Timestamp::now()).await.unwrap(), 1);
+    assert_eq!(app.workers().send_receipts_once(Timestamp::now()).await.unwrap(), 0, "once");
+    let sent = receipts().await;
+    assert_eq!((sent.len(), sent[0]["language"].as_str(), sent[0]["channel"].as_str()), (1, Some("fr"), Some("sms")));
+    let text = sent[0]["text"].as_str().unwrap();
+    assert!(text.contains("HTG 30.00") && text.contains("Reste à payer : HTG 70.00"), "{text}");
+
+    // Receipts off: the next payment gets none.
+    let r = app.send_json(reqwest::Method::PUT, "/v1/settings", &json!({ "paymentReceipts": false })).await;
+    assert_eq!(r.status(), 200);
+    pay(70).await;
+    assert_eq!(app.workers().send_receipts_once(Timestamp::now()).await.unwrap(), 0);
+    assert_eq!(receipts().await.len(), 1);
+});

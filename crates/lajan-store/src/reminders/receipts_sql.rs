@@ -1,0 +1,64 @@
+// Payment receipts, for both backends; included after `reminders/sql.rs` and
+// `invoice_payments/sql.rs` (its `invoice_payment_select!`).
+
+use crate::reminders::ReceiptFor;
+
+impl ThisStore {
+    async fn claim_receipts_in(&self, now: Timestamp, lease_ms: i64, limit: i64) -> StoreResult<Vec<(Tenant, String)>> {
+        let mut tx = self.begin_write().await?;
+        let rows = query(concat!(
+            "UPDATE invoice_payments SET receipt_due_at = $1
+             WHERE id IN (SELECT id FROM invoice_payments WHERE receipt_due_at <= $2
+                          ORDER BY receipt_due_at, id LIMIT $3",
+            skip_locked!(),
+            ") RETURNING id, org_id, env"
+        ))
+        .bind(now.as_millis() + lease_ms)
+        .bind(now.as_millis())
+        .bind(limit)
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        rows.iter()
+            .map(|row| Ok((Tenant::new(row.try_get::<String, _>("org_id")?, env_of(row)?), row.try_get("id")?)))
+            .collect()
+    }
+
+    async fn send_receipt_in(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        at: Timestamp,
+        render: ReceiptFor<'_>,
+        message_event: EventFor<'_, Message>,
+    ) -> StoreResult<Vec<Message>> {
+        let mut tx = self.begin_write().await?;
+        let row = query(concat!(
+            invoice_payment_select!(),
+            " WHERE p.org_id = $1 AND p.env = $2 AND p.id = $3 AND p.receipt_due_at IS NOT NULL",
+            for_update!()
+        ))
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        // Sent by another worker meanwhile.
+        let Some(row) = row else { return Ok(Vec::new()) };
+        let payment = invoice_payment_from_row(&row)?;
+        let mut queued = Vec::new();
+        if payment.reversal.is_none() {
+            let detail = read_invoice(&mut *tx, tenant, &payment.invoice_id).await?.ok_or(StoreError::NotFound)?;
+            for m in &render(&detail, &payment) {
+                let about = MessageAbout::Invoice(&payment.invoice_id);
+                queued.push(insert_message(&mut tx, tenant, m, about, at, message_event).await?);
+            }
+        }
+        query("UPDATE invoice_payments SET receipt_due_at = NULL WHERE id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        self.commit(tx).await?;
+        Ok(queued)
+    }
+}
