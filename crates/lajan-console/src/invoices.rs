@@ -17,7 +17,9 @@ use lajan_i18n::say;
 use lajan_services::views::credit_notes::CreditNoteView;
 use lajan_services::views::invoice_payments::InvoicePaymentView;
 use lajan_services::views::invoices::{InvoiceSummary, InvoiceView};
+use lajan_services::views::messages::MessageView;
 use lajan_store::invoices::InvoiceQuery;
+use lajan_store::messages::MessageQuery;
 use minijinja::context;
 
 pub async fn list(
@@ -71,6 +73,12 @@ pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Pa
         Ok(notes) => notes.iter().map(|n| CreditNoteView::of(n, currency)).collect::<Vec<_>>(),
         Err(e) => return pages::failure(&e.into()),
     };
+    let about =
+        MessageQuery { invoice_id: Some(id.clone()), page: PageRequest { page: 1, limit: 10 }, ..Default::default() };
+    let (messages, more_messages) = match console.services.store.list_messages(&tenant, &about).await {
+        Ok(page) => (page.items.iter().map(MessageView::from).collect::<Vec<_>>(), page.total_pages() > 1),
+        Err(e) => return pages::failure(&e.into()),
+    };
     // The forms' one-time keys: a payment or credit note posted twice is made once.
     let (payment_once, credit_once) = match (crate::once::new_key(), crate::once::new_key()) {
         (Ok(payment), Ok(credit)) => (payment, credit),
@@ -85,6 +93,7 @@ pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Pa
             tax_rate => l.tax_rate.to_string(), amount => l.amount }
         })
         .collect();
-    let page = context! { frame, invoice, lines, events, payments, payment_once, credit_notes, credit_once };
+    let page = context! { frame, invoice, lines, events, payments, payment_once, credit_notes, credit_once, messages,
+    more_messages };
     render(StatusCode::OK, "invoice.html", page)
 }

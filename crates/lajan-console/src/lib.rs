@@ -101,6 +101,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/clients/{id}/invite", post(receivers::invite))
         .route("/console/clients/{id}/unlock", post(receivers::unlock))
         .route("/console/events", get(records::events))
+        .route("/console/messages", get(records::messages))
         .route("/console/assets/{file}", get(assets::serve))
         .route("/console/{*rest}", get(home::not_found))
         .layer(axum::middleware::from_fn(language::speak_the_asked_language))

@@ -41,6 +41,8 @@ pub struct ListQuery {
     pub search: Option<String>,
     #[serde(rename = "type")]
     pub kind: Option<String>,
+    pub invoice: Option<String>,
+    pub channel: Option<String>,
 }
 
 /// A filter read as a `T` (empty: no filter); a value that is none is a 400 page titled by the
@@ -86,7 +88,8 @@ impl ListQuery {
     }
 
     /// What a list template shows beside its rows: the pager over `found`, and the filters as
-    /// the form was filled (`status`, `client`, `search`, and `type` as `kind`), so the form
+    /// the form was filled (`status`, `client`, `search`, `invoice`, `channel`, and `type` as
+    /// `kind`), so the form
     /// shows them again.
     pub fn shown<T>(&self, found: &Page<T>) -> minijinja::Value {
         minijinja::context! {
@@ -95,6 +98,8 @@ impl ListQuery {
             client => given(&self.client),
             search => given(&self.search),
             kind => given(&self.kind),
+            invoice => given(&self.invoice),
+            channel => given(&self.channel),
         }
     }
 
@@ -105,6 +110,8 @@ impl ListQuery {
             ("client", given(&self.client)),
             ("search", given(&self.search)),
             ("type", given(&self.kind)),
+            ("invoice", given(&self.invoice)),
+            ("channel", given(&self.channel)),
             ("limit", given(&self.limit)),
         ]
         .into_iter()

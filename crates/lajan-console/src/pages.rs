@@ -26,6 +26,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("payout.html", include_str!("../templates/payout.html")),
     ("clients.html", include_str!("../templates/clients.html")),
     ("events.html", include_str!("../templates/events.html")),
+    ("messages.html", include_str!("../templates/messages.html")),
     ("keys.html", include_str!("../templates/keys.html")),
     ("users.html", include_str!("../templates/users.html")),
     ("audit.html", include_str!("../templates/audit.html")),

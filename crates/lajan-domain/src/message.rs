@@ -147,7 +147,7 @@ pub struct Message {
     pub id: String,
     pub tenant: Tenant,
     pub invoice_id: Option<String>,
-    /// The client it went to, when it is about one (an invitation).
+    /// The client it went to (an invoice's, or the one an invitation invites).
     pub client_id: Option<String>,
     pub template: String,
     pub language: String,

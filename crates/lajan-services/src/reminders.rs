@@ -3,9 +3,10 @@
 //! most once per (invoice, instalment, offset), and never once what it would remind of is paid;
 //! each payment counted gets one short receipt with what is left, when the organization sends them.
 
-use crate::Services;
 use crate::events::{message_event, reminder_event};
 use crate::messages::{receipt_messages, reminder_messages};
+use crate::sandbox::sandbox_only;
+use crate::{ServiceError, ServiceResult, Services};
 use lajan_domain::invoice::InvoiceDetail;
 use lajan_domain::invoice_payment::InvoicePayment;
 use lajan_domain::reminder::{ReminderKey, reminders_at};
@@ -45,6 +46,22 @@ impl Services {
             sent += self.store.send_receipt(tenant, id, now, &render, &message_event).await?.len();
         }
         if sent > 0 {
+            self.nudges.messages_queued();
+        }
+        Ok(sent)
+    }
+
+    /// A sandbox invoice's reminders as if it were `at` (the invoice's test clock): what its
+    /// schedule sends then, recorded and queued as the worker would. Sandbox keys only.
+    pub async fn remind_sandbox_invoice(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        at: Timestamp,
+    ) -> ServiceResult<Vec<SentReminder>> {
+        sandbox_only(tenant)?;
+        let sent = self.remind(tenant, id, at).await.map_err(ServiceError::not_found_as("invoice"))?;
+        if !sent.is_empty() {
             self.nudges.messages_queued();
         }
         Ok(sent)

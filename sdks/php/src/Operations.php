@@ -667,6 +667,20 @@ trait Operations
     }
 
     /**
+     * Runs a sandbox invoice's reminder schedule as if it were `at` (the invoice's test clock), so a reminder days away can be read now: it sends what the worker would send then (none when nothing is due, already sent, paid, or the client opted out), with `invoice.reminder_sent` and the messages in `GET /v1/sandbox/messages`. The worker then looks at the invoice again after `at`. Needs a sandbox key with scope `invoices:write` (or `*`).
+     *
+     * POST /v1/sandbox/invoices/{id}/remind
+     * @param string $id
+     * @param array<string, mixed> $body RemindAt
+     * @param ?string $idempotencyKey a new UUID when null
+     * @return array<string, mixed>
+     */
+    public function remindSandboxInvoice(string $id, array $body, ?string $idempotencyKey = null): array
+    {
+        return $this->request('POST', '/v1/sandbox/invoices/{id}/remind', ['id' => $id], $body, [], $idempotencyKey);
+    }
+
+    /**
      * The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first (as `GET /v1/messages` lists them). Needs a sandbox key with scope `invoices:read` (or `*`).
      *
      * GET /v1/sandbox/messages
@@ -939,6 +953,7 @@ trait Operations
             'retryPayout',
             'getSandboxBalances',
             'topUpSandboxBalance',
+            'remindSandboxInvoice',
             'listSandboxMessages',
             'simulateSandboxPayment',
             'getSettings',

@@ -658,6 +658,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sandbox/invoices/{id}/remind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Runs a sandbox invoice's reminder schedule as if it were `at` (the invoice's test clock), so a reminder days away can be read now: it sends what the worker would send then (none when nothing is due, already sent, paid, or the client opted out), with `invoice.reminder_sent` and the messages in `GET /v1/sandbox/messages`. The worker then looks at the invoice again after `at`. Needs a sandbox key with scope `invoices:write` (or `*`). */
+        post: operations["remindSandboxInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sandbox/messages": {
         parameters: {
             query?: never;
@@ -2847,8 +2864,8 @@ export interface components {
              */
             channel: "email" | "sms" | "whatsapp";
             /**
-             * @description The client it is about, when it is about one without an invoice (an invitation to
-             *     register a wallet, a registration code).
+             * @description The client it went to (every message but a registration code to a phone not yet a
+             *     client's has one).
              */
             clientId?: string | null;
             /** Format: date-time */
@@ -3184,6 +3201,16 @@ export interface components {
              */
             reason?: string | null;
         };
+        /** @description The instant to run an invoice's reminder schedule at. */
+        RemindAt: {
+            /**
+             * Format: date-time
+             * @description RFC 3339, e.g. three days after an instalment's due date at the organization's
+             *     `timeOfDay`.
+             * @example 2027-02-03T14:00:00Z
+             */
+            at: string;
+        };
         /** @description Days from a due date (negative: before). */
         ReminderOffsetDay: number;
         /** @description A payment reminder as `invoice.reminder_sent` shows it: what it reminded of and its messages. */
@@ -3235,6 +3262,10 @@ export interface components {
              * @example 09:00
              */
             timeOfDay?: string;
+        };
+        /** @description The reminders a run sent. */
+        RemindersSent: {
+            reminders: components["schemas"]["ReminderView"][];
         };
         /**
          * @description The reminder schedule: each unpaid instalment (or invoice) is reminded on these days from
@@ -3898,15 +3929,15 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T16:39:44.459Z",
+                     *           "createdAt": "2026-11-29T17:02:42.725Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *           "id": "cli_01a228424a2577d585d2cc39672c2a2f",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
                      *           "remindersEnabled": true,
-                     *           "updatedAt": "2026-11-29T16:39:44.459Z",
+                     *           "updatedAt": "2026-11-29T17:02:42.725Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *           "walletMemo": null,
@@ -4043,15 +4074,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T16:39:44.459Z",
+                     *       "createdAt": "2026-11-29T17:02:42.725Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *       "id": "cli_01a228424a2577d585d2cc39672c2a2f",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
                      *       "remindersEnabled": true,
-                     *       "updatedAt": "2026-11-29T16:39:44.459Z",
+                     *       "updatedAt": "2026-11-29T17:02:42.725Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -4078,7 +4109,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "07952bf9-3443-46f8-b76a-08dbb9ab5d38",
+                     *       "requestId": "35b0b11f-2078-4b1a-b491-507162d2632c",
                      *       "statusCode": 400
                      *     }
                      */
@@ -4241,15 +4272,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T16:39:44.459Z",
+                     *       "createdAt": "2026-11-29T17:02:42.725Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *       "id": "cli_01a228424a2577d585d2cc39672c2a2f",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
                      *       "remindersEnabled": true,
-                     *       "updatedAt": "2026-11-29T16:39:44.459Z",
+                     *       "updatedAt": "2026-11-29T17:02:42.725Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -4304,7 +4335,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "c4143cd6-5a94-47e8-b10d-7cf3a87d1f25",
+                     *       "requestId": "be3da14f-946c-4162-b966-4b58c18eee98",
                      *       "statusCode": 404
                      *     }
                      */
@@ -4374,15 +4405,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T16:39:44.459Z",
+                     *       "createdAt": "2026-11-29T17:02:42.725Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *       "id": "cli_01a228424a2577d585d2cc39672c2a2f",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
                      *       "remindersEnabled": true,
-                     *       "updatedAt": "2026-11-29T16:39:44.461Z",
+                     *       "updatedAt": "2026-11-29T17:02:42.727Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -4566,7 +4597,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a2282d424f72d894ea154364d6650c"
+                     *       "id": "cli_01a228424a2870339a6ebeffd6ea1f3f"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -4700,7 +4731,7 @@ export interface operations {
                      *           "currency": "HTG"
                      *         }
                      *       ],
-                     *       "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f"
+                     *       "clientId": "cli_01a228424a2577d585d2cc39672c2a2f"
                      *     }
                      */
                     "application/json": components["schemas"]["ClientCreditBalance"];
@@ -4819,17 +4850,17 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
+                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
                      *             "type": "api_key"
                      *           },
                      *           "amount": "50.00",
                      *           "balanceAfter": "50.00",
                      *           "cause": "overpayment",
-                     *           "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
-                     *           "createdAt": "2026-11-29T16:39:44.509Z",
+                     *           "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *           "createdAt": "2026-11-29T17:02:42.774Z",
                      *           "currency": "HTG",
-                     *           "id": "cbt_01a2282d427e75a09fc721e20f0b9087",
-                     *           "invoiceId": "inv_01a2282d427071fdae22e5a763389f5b"
+                     *           "id": "cbt_01a228424a567127a3b9555779b85ba1",
+                     *           "invoiceId": "inv_01a228424a4d747088bf84d8512f5a3a"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4965,11 +4996,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2282d42aa72979f183cac639cd6a4",
-                     *       "createdAt": "2026-11-29T16:39:44.559Z",
-                     *       "lastSentAt": "2026-11-29T16:39:44.560Z",
+                     *       "clientId": "cli_01a228424a75741c8e6a24717f72863c",
+                     *       "createdAt": "2026-11-29T17:02:42.808Z",
+                     *       "lastSentAt": "2026-11-29T17:02:42.810Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T16:39:44.560Z",
+                     *       "nextSendAt": "2026-12-02T17:02:42.810Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -5087,11 +5118,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2282d42b7776490befb55711cfb59",
-                     *       "createdAt": "2026-11-29T16:39:44.618Z",
-                     *       "lastSentAt": "2026-11-29T16:39:44.619Z",
+                     *       "clientId": "cli_01a228424a7c762eb449fbefa20dab8a",
+                     *       "createdAt": "2026-11-29T17:02:42.858Z",
+                     *       "lastSentAt": "2026-11-29T17:02:42.859Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T16:39:44.619Z",
+                     *       "nextSendAt": "2026-12-02T17:02:42.859Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -5277,11 +5308,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a2282d42aa72979f183cac639cd6a4",
-                     *       "createdAt": "2026-11-29T16:39:44.559Z",
-                     *       "lastSentAt": "2026-11-29T16:39:44.560Z",
+                     *       "clientId": "cli_01a228424a75741c8e6a24717f72863c",
+                     *       "createdAt": "2026-11-29T17:02:42.808Z",
+                     *       "lastSentAt": "2026-11-29T17:02:42.810Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T16:39:44.560Z",
+                     *       "nextSendAt": "2026-12-02T17:02:42.810Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -5477,7 +5508,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-29T16:39:44.849Z",
+                     *           "approvedAt": "2026-11-29T17:02:43.096Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -5489,16 +5520,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-29T16:39:44.846Z",
-                     *           "id": "dsb_01a2282d43ce7125bdc6ac90f3368fed",
+                     *           "createdAt": "2026-11-29T17:02:43.092Z",
+                     *           "id": "dsb_01a228424b94709d8a0451e9c094b2d3",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-29T16:39:44.848Z",
+                     *           "submittedAt": "2026-11-29T17:02:43.094Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-29T16:39:44.865Z"
+                     *           "updatedAt": "2026-11-29T17:02:43.107Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5625,7 +5656,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                 *           "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -5668,8 +5699,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T16:39:44.846Z",
-                     *       "id": "dsb_01a2282d43ce7125bdc6ac90f3368fed",
+                     *       "createdAt": "2026-11-29T17:02:43.092Z",
+                     *       "id": "dsb_01a228424b94709d8a0451e9c094b2d3",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5677,7 +5708,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T16:39:44.846Z"
+                     *       "updatedAt": "2026-11-29T17:02:43.092Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5869,8 +5900,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T16:39:44.846Z",
-                     *       "id": "dsb_01a2282d43ce7125bdc6ac90f3368fed",
+                     *       "createdAt": "2026-11-29T17:02:43.092Z",
+                     *       "id": "dsb_01a228424b94709d8a0451e9c094b2d3",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5878,7 +5909,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T16:39:44.846Z"
+                     *       "updatedAt": "2026-11-29T17:02:43.092Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5990,7 +6021,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a2282d43e77464a1fd49c463a634a5"
+                     *       "id": "dsb_01a228424bb076a7a43c8408bc3e5e65"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -6140,7 +6171,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-29T16:39:44.849Z",
+                     *       "approvedAt": "2026-11-29T17:02:43.096Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -6152,16 +6183,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T16:39:44.846Z",
-                     *       "id": "dsb_01a2282d43ce7125bdc6ac90f3368fed",
+                     *       "createdAt": "2026-11-29T17:02:43.092Z",
+                     *       "id": "dsb_01a228424b94709d8a0451e9c094b2d3",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-29T16:39:44.848Z",
+                     *       "submittedAt": "2026-11-29T17:02:43.094Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T16:39:44.849Z"
+                     *       "updatedAt": "2026-11-29T17:02:43.096Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6372,16 +6403,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *           "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a2282d43ce7125bdc6ac8e4587011a",
+                     *           "id": "dsi_01a228424b94709d8a0451e74a53a45b",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a2282d43ce7125bdc6ac8e4587011a",
+                     *           "payoutId": "pyt_01a228424b94709d8a0451e74a53a45b",
                      *           "row": 1,
-                     *           "txHash": "3db2d1188e334667cf2f587668b0b0c1065e0181b3d24209cde1783f5dfa0c0d",
+                     *           "txHash": "9ad60e577e8b8a22b12ee883a981e1aa6fe6f8f5bf9eb0084a1dd9cbe38919a6",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -6392,11 +6423,11 @@ export interface operations {
                      *           "errorMessage": "the source account cannot cover the amount",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a2282d43ce7125bdc6ac8f6cab0500",
+                     *           "id": "dsi_01a228424b94709d8a0451e8d8d182b3",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a2282d43ce7125bdc6ac8f6cab0500",
+                     *           "payoutId": "pyt_01a228424b94709d8a0451e8d8d182b3",
                      *           "row": 2,
-                     *           "txHash": "e2c1965fc4837bd1fb450c4244d64c2d04d1957124e9c39d2b2c4bbfeddc0712",
+                     *           "txHash": "003ffd0486da0151cb4c7bfc5c5b27f7bdfbded84aaba951344d9f8924082754",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
                      *         }
                      *       ],
@@ -6411,8 +6442,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a2282d43ce7125bdc6ac8e4587011a,1,stipend-0001,cli_01a2282d424b735c8fc36a24d2f42d9f,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a2282d43ce7125bdc6ac8e4587011a,approved,sent,3db2d1188e334667cf2f587668b0b0c1065e0181b3d24209cde1783f5dfa0c0d,,
-                     *     dsi_01a2282d43ce7125bdc6ac8f6cab0500,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a2282d43ce7125bdc6ac8f6cab0500,approved,failed,e2c1965fc4837bd1fb450c4244d64c2d04d1957124e9c39d2b2c4bbfeddc0712,op_underfunded,the source account cannot cover the amount
+                     *     dsi_01a228424b94709d8a0451e74a53a45b,1,stipend-0001,cli_01a228424a2577d585d2cc39672c2a2f,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a228424b94709d8a0451e74a53a45b,approved,sent,9ad60e577e8b8a22b12ee883a981e1aa6fe6f8f5bf9eb0084a1dd9cbe38919a6,,
+                     *     dsi_01a228424b94709d8a0451e8d8d182b3,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a228424b94709d8a0451e8d8d182b3,approved,failed,003ffd0486da0151cb4c7bfc5c5b27f7bdfbded84aaba951344d9f8924082754,op_underfunded,the source account cannot cover the amount
                      */
                     "text/csv": string;
                 };
@@ -6566,16 +6597,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T16:39:44.867Z",
-                     *       "id": "dsb_01a2282d43e37071bf9969603a635bf0",
+                     *       "createdAt": "2026-11-29T17:02:43.111Z",
+                     *       "id": "dsb_01a228424ba77507b6a987a87efe29b6",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-29T16:39:44.868Z",
+                     *       "submittedAt": "2026-11-29T17:02:43.112Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-29T16:39:44.869Z"
+                     *       "updatedAt": "2026-11-29T17:02:43.117Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6776,7 +6807,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-29T16:39:44.849Z",
+                     *       "approvedAt": "2026-11-29T17:02:43.096Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -6788,16 +6819,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-29T16:39:44.846Z",
-                     *       "id": "dsb_01a2282d43ce7125bdc6ac90f3368fed",
+                     *       "createdAt": "2026-11-29T17:02:43.092Z",
+                     *       "id": "dsb_01a228424b94709d8a0451e9c094b2d3",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-29T16:39:44.848Z",
+                     *       "submittedAt": "2026-11-29T17:02:43.094Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T16:39:44.861Z"
+                     *       "updatedAt": "2026-11-29T17:02:43.103Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6993,16 +7024,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T16:39:44.846Z",
-                     *       "id": "dsb_01a2282d43ce7125bdc6ac90f3368fed",
+                     *       "createdAt": "2026-11-29T17:02:43.092Z",
+                     *       "id": "dsb_01a228424b94709d8a0451e9c094b2d3",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-29T16:39:44.848Z",
+                     *       "submittedAt": "2026-11-29T17:02:43.094Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T16:39:44.848Z"
+                     *       "updatedAt": "2026-11-29T17:02:43.094Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -7206,10 +7237,213 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
+                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:39:44.871Z",
+                     *           "createdAt": "2030-03-28T13:00:00.000Z",
+                     *           "data": {
+                     *             "object": {
+                     *               "amountCredited": "0.00",
+                     *               "amountOverpaid": "0.00",
+                     *               "amountPaid": "0.00",
+                     *               "amountRemaining": "2650.00",
+                     *               "applyCreditBalance": false,
+                     *               "client": {
+                     *                 "email": "marie@example.ht",
+                     *                 "firstName": "Marie",
+                     *                 "id": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *                 "lastName": "Jean-Baptiste"
+                     *               },
+                     *               "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *               "createdAt": "2026-11-29T17:02:42.734Z",
+                     *               "currency": "HTG",
+                     *               "dueDate": "2030-03-31",
+                     *               "id": "inv_01a228424a2e73bea0bc7171b1e6cc68",
+                     *               "installments": [],
+                     *               "invoiceNumber": "INV-000001",
+                     *               "lineItems": [
+                     *                 {
+                     *                   "amount": "2500.00",
+                     *                   "description": "Loan repayment, March",
+                     *                   "quantity": 1,
+                     *                   "taxRate": 0,
+                     *                   "unitPrice": "2500.00"
+                     *                 },
+                     *                 {
+                     *                   "amount": "150.00",
+                     *                   "description": "Late fee",
+                     *                   "quantity": 1,
+                     *                   "taxRate": 0,
+                     *                   "unitPrice": "150.00"
+                     *                 }
+                     *               ],
+                     *               "memo": "Thank you for your payment",
+                     *               "nextInstallment": null,
+                     *               "paidAt": null,
+                     *               "paymentLink": {
+                     *                 "expiresAt": null,
+                     *                 "url": "https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3"
+                     *               },
+                     *               "reminder": {
+                     *                 "amountDue": "2650.00",
+                     *                 "dueDate": "2030-03-31",
+                     *                 "installment": null,
+                     *                 "messages": [
+                     *                   {
+                     *                     "channel": "sms",
+                     *                     "id": "msg_01a228424a3c749b85d19a9437cc50e4",
+                     *                     "status": "delivered"
+                     *                   },
+                     *                   {
+                     *                     "channel": "email",
+                     *                     "id": "msg_01a228424a3c749b85d19a951ec116a1",
+                     *                     "status": "delivered"
+                     *                   }
+                     *                 ],
+                     *                 "offsetDays": -3
+                     *               },
+                     *               "sentAt": "2026-11-29T17:02:42.738Z",
+                     *               "status": "sent",
+                     *               "subtotal": "2650.00",
+                     *               "tax": "0.00",
+                     *               "total": "2650.00",
+                     *               "updatedAt": "2026-11-29T17:02:42.738Z"
+                     *             }
+                     *           },
+                     *           "id": "evt_01a228424a3c749b85d19a9a1e689e1a",
+                     *           "livemode": false,
+                     *           "type": "invoice.reminder_sent"
+                     *         },
+                     *         {
+                     *           "actor": {
+                     *             "id": "worker",
+                     *             "type": "system"
+                     *           },
+                     *           "createdAt": "2030-03-28T13:00:00.000Z",
+                     *           "data": {
+                     *             "object": {
+                     *               "attempts": 0,
+                     *               "channel": "email",
+                     *               "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *               "createdAt": "2030-03-28T13:00:00.000Z",
+                     *               "failureReason": null,
+                     *               "html": "<!DOCTYPE html>\n<html lang=\"ht\"><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31.</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Peye kounye a</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">Si bouton an pa mache, louvri <a href=\"https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3</a></p>\n</div>\n</body></html>\n",
+                     *               "id": "msg_01a228424a3c749b85d19a951ec116a1",
+                     *               "invoiceId": "inv_01a228424a2e73bea0bc7171b1e6cc68",
+                     *               "language": "ht",
+                     *               "providerId": "sandbox_msg_01a228424a3c749b85d19a951ec116a1",
+                     *               "sentAt": "2030-03-28T13:00:00.000Z",
+                     *               "status": "delivered",
+                     *               "subject": "Raple: fakti INV-000001 Acme",
+                     *               "template": "reminder",
+                     *               "text": "Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31.\n\nPeye kounye a: https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\n",
+                     *               "to": "marie@example.ht",
+                     *               "updatedAt": "2030-03-28T13:00:00.000Z"
+                     *             }
+                     *           },
+                     *           "id": "evt_01a228424a3c749b85d19a99145c3eb8",
+                     *           "livemode": false,
+                     *           "type": "message.delivered"
+                     *         },
+                     *         {
+                     *           "actor": {
+                     *             "id": "worker",
+                     *             "type": "system"
+                     *           },
+                     *           "createdAt": "2030-03-28T13:00:00.000Z",
+                     *           "data": {
+                     *             "object": {
+                     *               "attempts": 0,
+                     *               "channel": "email",
+                     *               "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *               "createdAt": "2030-03-28T13:00:00.000Z",
+                     *               "failureReason": null,
+                     *               "html": "<!DOCTYPE html>\n<html lang=\"ht\"><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31.</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Peye kounye a</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">Si bouton an pa mache, louvri <a href=\"https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3</a></p>\n</div>\n</body></html>\n",
+                     *               "id": "msg_01a228424a3c749b85d19a951ec116a1",
+                     *               "invoiceId": "inv_01a228424a2e73bea0bc7171b1e6cc68",
+                     *               "language": "ht",
+                     *               "providerId": "sandbox_msg_01a228424a3c749b85d19a951ec116a1",
+                     *               "sentAt": "2030-03-28T13:00:00.000Z",
+                     *               "status": "sent",
+                     *               "subject": "Raple: fakti INV-000001 Acme",
+                     *               "template": "reminder",
+                     *               "text": "Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31.\n\nPeye kounye a: https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\n",
+                     *               "to": "marie@example.ht",
+                     *               "updatedAt": "2030-03-28T13:00:00.000Z"
+                     *             }
+                     *           },
+                     *           "id": "evt_01a228424a3c749b85d19a980c05643a",
+                     *           "livemode": false,
+                     *           "type": "message.sent"
+                     *         },
+                     *         {
+                     *           "actor": {
+                     *             "id": "worker",
+                     *             "type": "system"
+                     *           },
+                     *           "createdAt": "2030-03-28T13:00:00.000Z",
+                     *           "data": {
+                     *             "object": {
+                     *               "attempts": 0,
+                     *               "channel": "sms",
+                     *               "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *               "createdAt": "2030-03-28T13:00:00.000Z",
+                     *               "failureReason": null,
+                     *               "html": null,
+                     *               "id": "msg_01a228424a3c749b85d19a9437cc50e4",
+                     *               "invoiceId": "inv_01a228424a2e73bea0bc7171b1e6cc68",
+                     *               "language": "ht",
+                     *               "providerId": "sandbox_msg_01a228424a3c749b85d19a9437cc50e4",
+                     *               "sentAt": "2030-03-28T13:00:00.000Z",
+                     *               "status": "delivered",
+                     *               "subject": null,
+                     *               "template": "reminder",
+                     *               "text": "Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31. Peye: https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3",
+                     *               "to": "+50937005678",
+                     *               "updatedAt": "2030-03-28T13:00:00.000Z"
+                     *             }
+                     *           },
+                     *           "id": "evt_01a228424a3c749b85d19a9791011ac6",
+                     *           "livemode": false,
+                     *           "type": "message.delivered"
+                     *         },
+                     *         {
+                     *           "actor": {
+                     *             "id": "worker",
+                     *             "type": "system"
+                     *           },
+                     *           "createdAt": "2030-03-28T13:00:00.000Z",
+                     *           "data": {
+                     *             "object": {
+                     *               "attempts": 0,
+                     *               "channel": "sms",
+                     *               "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *               "createdAt": "2030-03-28T13:00:00.000Z",
+                     *               "failureReason": null,
+                     *               "html": null,
+                     *               "id": "msg_01a228424a3c749b85d19a9437cc50e4",
+                     *               "invoiceId": "inv_01a228424a2e73bea0bc7171b1e6cc68",
+                     *               "language": "ht",
+                     *               "providerId": "sandbox_msg_01a228424a3c749b85d19a9437cc50e4",
+                     *               "sentAt": "2030-03-28T13:00:00.000Z",
+                     *               "status": "sent",
+                     *               "subject": null,
+                     *               "template": "reminder",
+                     *               "text": "Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31. Peye: https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3",
+                     *               "to": "+50937005678",
+                     *               "updatedAt": "2030-03-28T13:00:00.000Z"
+                     *             }
+                     *           },
+                     *           "id": "evt_01a228424a3c749b85d19a969745de35",
+                     *           "livemode": false,
+                     *           "type": "message.sent"
+                     *         },
+                     *         {
+                     *           "actor": {
+                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
+                     *             "type": "api_key"
+                     *           },
+                     *           "createdAt": "2026-11-29T17:02:43.120Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7225,8 +7459,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T16:39:44.871Z",
-                     *               "id": "dsb_01a2282d43e77464a1fd49c463a634a5",
+                     *               "createdAt": "2026-11-29T17:02:43.120Z",
+                     *               "id": "dsb_01a228424bb076a7a43c8408bc3e5e65",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -7234,19 +7468,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-29T16:39:44.871Z"
+                     *               "updatedAt": "2026-11-29T17:02:43.120Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2282d43e77464a1fd49c54b65bf94",
+                     *           "id": "evt_01a228424bb076a7a43c84090ac06a8e",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
+                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:39:44.869Z",
+                     *           "createdAt": "2026-11-29T17:02:43.117Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7262,28 +7496,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T16:39:44.867Z",
-                     *               "id": "dsb_01a2282d43e37071bf9969603a635bf0",
+                     *               "createdAt": "2026-11-29T17:02:43.111Z",
+                     *               "id": "dsb_01a228424ba77507b6a987a87efe29b6",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-29T16:39:44.868Z",
+                     *               "submittedAt": "2026-11-29T17:02:43.112Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T16:39:44.869Z"
+                     *               "updatedAt": "2026-11-29T17:02:43.117Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2282d43e677d8b3bbda1f27586726",
+                     *           "id": "evt_01a228424baf750f8d675cd66a007366",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
+                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:39:44.869Z",
+                     *           "createdAt": "2026-11-29T17:02:43.117Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -7294,28 +7528,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T16:39:44.868Z",
+                     *               "createdAt": "2026-11-29T17:02:43.112Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2282d43e37071bf99695f6bcdcd0d",
+                     *               "id": "pyt_01a228424ba77507b6a987a7ecf51ea5",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T16:39:44.869Z",
+                     *               "updatedAt": "2026-11-29T17:02:43.117Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2282d43e677d8b3bbda1d89b6a000",
+                     *           "id": "evt_01a228424bae7058bebd02055f7479f5",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
+                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:39:44.868Z",
+                     *           "createdAt": "2026-11-29T17:02:43.112Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7331,28 +7565,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T16:39:44.867Z",
-                     *               "id": "dsb_01a2282d43e37071bf9969603a635bf0",
+                     *               "createdAt": "2026-11-29T17:02:43.111Z",
+                     *               "id": "dsb_01a228424ba77507b6a987a87efe29b6",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T16:39:44.868Z",
+                     *               "submittedAt": "2026-11-29T17:02:43.112Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T16:39:44.868Z"
+                     *               "updatedAt": "2026-11-29T17:02:43.112Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2282d43e573eb9ea526693cd26dbe",
+                     *           "id": "evt_01a228424ba9779da476cd29e30635d1",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
+                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:39:44.868Z",
+                     *           "createdAt": "2026-11-29T17:02:43.112Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7363,28 +7597,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T16:39:44.868Z",
+                     *               "createdAt": "2026-11-29T17:02:43.112Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2282d43e37071bf99695f6bcdcd0d",
+                     *               "id": "pyt_01a228424ba77507b6a987a7ecf51ea5",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T16:39:44.868Z",
+                     *               "updatedAt": "2026-11-29T17:02:43.112Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2282d43e473ff9b50bbb12accb5ae",
+                     *           "id": "evt_01a228424ba9779da476cd27239818bd",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
+                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:39:44.867Z",
+                     *           "createdAt": "2026-11-29T17:02:43.111Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7400,8 +7634,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T16:39:44.867Z",
-                     *               "id": "dsb_01a2282d43e37071bf9969603a635bf0",
+                     *               "createdAt": "2026-11-29T17:02:43.111Z",
+                     *               "id": "dsb_01a228424ba77507b6a987a87efe29b6",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -7409,10 +7643,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T16:39:44.867Z"
+                     *               "updatedAt": "2026-11-29T17:02:43.111Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2282d43e37071bf9969618113fff3",
+                     *           "id": "evt_01a228424ba77507b6a987a96b0c2f80",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -7421,11 +7655,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T16:39:44.865Z",
+                     *           "createdAt": "2026-11-29T17:02:43.107Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T16:39:44.849Z",
+                     *               "approvedAt": "2026-11-29T17:02:43.096Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7437,19 +7671,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T16:39:44.846Z",
-                     *               "id": "dsb_01a2282d43ce7125bdc6ac90f3368fed",
+                     *               "createdAt": "2026-11-29T17:02:43.092Z",
+                     *               "id": "dsb_01a228424b94709d8a0451e9c094b2d3",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T16:39:44.848Z",
+                     *               "submittedAt": "2026-11-29T17:02:43.094Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T16:39:44.865Z"
+                     *               "updatedAt": "2026-11-29T17:02:43.107Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2282d43e17316a5d4d6afe266fb9b",
+                     *           "id": "evt_01a228424ba376748c68a723529ccd97",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -7458,7 +7692,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T16:39:44.864Z",
+                     *           "createdAt": "2026-11-29T17:02:43.106Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7468,48 +7702,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T16:39:44.852Z",
+                     *                   "createdAt": "2026-11-29T17:02:43.099Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2282d43d472faba94714abb08927b",
+                     *                   "id": "att_01a228424b9b743297af905bd24641fd",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "5740211a4ab6e7ba3884feb697de97b0aa783878c078a31fdfab4c6d4d44669b"
+                     *                   "txHash": "11986ac690b568e3494982c7a45979740ea904a1d3392477affb9e9406f6c209"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T16:39:44.864Z",
+                     *                   "createdAt": "2026-11-29T17:02:43.106Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2282d43e075b48cc2fd379a0a9f67",
+                     *                   "id": "att_01a228424ba27014a982bb66a6a0d866",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "e2c1965fc4837bd1fb450c4244d64c2d04d1957124e9c39d2b2c4bbfeddc0712"
+                     *                   "txHash": "003ffd0486da0151cb4c7bfc5c5b27f7bdfbded84aaba951344d9f8924082754"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T16:39:44.848Z",
+                     *               "createdAt": "2026-11-29T17:02:43.094Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a2282d43ce7125bdc6ac8f6cab0500",
+                     *               "id": "pyt_01a228424b94709d8a0451e8d8d182b3",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T16:39:44.864Z",
+                     *               "updatedAt": "2026-11-29T17:02:43.106Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2282d43e075b48cc2fd38c41b0c31",
+                     *           "id": "evt_01a228424ba376748c68a721fd8b2879",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
+                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:39:44.861Z",
+                     *           "createdAt": "2026-11-29T17:02:43.103Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7519,30 +7753,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T16:39:44.852Z",
+                     *                   "createdAt": "2026-11-29T17:02:43.099Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2282d43d472faba94714abb08927b",
+                     *                   "id": "att_01a228424b9b743297af905bd24641fd",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "5740211a4ab6e7ba3884feb697de97b0aa783878c078a31fdfab4c6d4d44669b"
+                     *                   "txHash": "11986ac690b568e3494982c7a45979740ea904a1d3392477affb9e9406f6c209"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T16:39:44.848Z",
+                     *               "createdAt": "2026-11-29T17:02:43.094Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2282d43ce7125bdc6ac8f6cab0500",
+                     *               "id": "pyt_01a228424b94709d8a0451e8d8d182b3",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T16:39:44.861Z",
+                     *               "updatedAt": "2026-11-29T17:02:43.103Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2282d43de740c8af748a6a226c994",
+                     *           "id": "evt_01a228424ba073c8960ead3717eb341c",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -7551,11 +7785,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T16:39:44.860Z",
+                     *           "createdAt": "2026-11-29T17:02:43.102Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T16:39:44.849Z",
+                     *               "approvedAt": "2026-11-29T17:02:43.096Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7567,19 +7801,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T16:39:44.846Z",
-                     *               "id": "dsb_01a2282d43ce7125bdc6ac90f3368fed",
+                     *               "createdAt": "2026-11-29T17:02:43.092Z",
+                     *               "id": "dsb_01a228424b94709d8a0451e9c094b2d3",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T16:39:44.848Z",
+                     *               "submittedAt": "2026-11-29T17:02:43.094Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T16:39:44.860Z"
+                     *               "updatedAt": "2026-11-29T17:02:43.102Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2282d43dc7260b3d2b28a58fb5243",
+                     *           "id": "evt_01a228424b9e734289d1821b142dc05c",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -7588,7 +7822,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T16:39:44.859Z",
+                     *           "createdAt": "2026-11-29T17:02:43.101Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7598,30 +7832,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T16:39:44.852Z",
+                     *                   "createdAt": "2026-11-29T17:02:43.099Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2282d43d472faba94714abb08927b",
+                     *                   "id": "att_01a228424b9b743297af905bd24641fd",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "5740211a4ab6e7ba3884feb697de97b0aa783878c078a31fdfab4c6d4d44669b"
+                     *                   "txHash": "11986ac690b568e3494982c7a45979740ea904a1d3392477affb9e9406f6c209"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T16:39:44.848Z",
+                     *               "createdAt": "2026-11-29T17:02:43.094Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a2282d43ce7125bdc6ac8f6cab0500",
+                     *               "id": "pyt_01a228424b94709d8a0451e8d8d182b3",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T16:39:44.859Z",
+                     *               "updatedAt": "2026-11-29T17:02:43.101Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2282d43db72438c50a1567a02e5d4",
+                     *           "id": "evt_01a228424b9d7679a4b5e546a2dd951c",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -7630,7 +7864,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T16:39:44.859Z",
+                     *           "createdAt": "2026-11-29T17:02:43.101Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7640,37 +7874,37 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T16:39:44.852Z",
+                     *                   "createdAt": "2026-11-29T17:02:43.099Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a2282d43d472faba94714987fa7051",
-                     *                   "ledgerSeq": 39,
-                     *                   "txHash": "3db2d1188e334667cf2f587668b0b0c1065e0181b3d24209cde1783f5dfa0c0d"
+                     *                   "id": "att_01a228424b9b743297af905a07bb809a",
+                     *                   "ledgerSeq": 36,
+                     *                   "txHash": "9ad60e577e8b8a22b12ee883a981e1aa6fe6f8f5bf9eb0084a1dd9cbe38919a6"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *                 "id": "cli_01a228424a2577d585d2cc39672c2a2f",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
-                     *               "createdAt": "2026-11-29T16:39:44.848Z",
+                     *               "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *               "createdAt": "2026-11-29T17:02:43.094Z",
                      *               "execStatus": "sent",
                      *               "hold": null,
-                     *               "id": "pyt_01a2282d43ce7125bdc6ac8e4587011a",
+                     *               "id": "pyt_01a228424b94709d8a0451e74a53a45b",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T16:39:44.859Z",
+                     *               "updatedAt": "2026-11-29T17:02:43.101Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2282d43db72438c50a155ad1877d7",
+                     *           "id": "evt_01a228424b9d7679a4b5e545f0afee4f",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -7679,7 +7913,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T16:39:44.853Z",
+                     *           "createdAt": "2026-11-29T17:02:43.100Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7689,52 +7923,52 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T16:39:44.537Z",
+                     *                   "createdAt": "2026-11-29T17:02:42.794Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2282d429976fa85e1ee1c85e037f8",
+                     *                   "id": "att_01a228424a6a708eb6fd7a1e0249275d",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "db7eacdf02a1b4b5ed71c4a8d6df4a0adbd6b9ea2a7c69ac151a477edaea1fb3"
+                     *                   "txHash": "809f4173d32cf4ab62018a5028322e907f21477e9b3db23271831e3420d969b8"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T16:39:44.853Z",
+                     *                   "createdAt": "2026-11-29T17:02:43.100Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a2282d43d577c58c543ec69015ddf1",
+                     *                   "id": "att_01a228424b9c70599ccbb16d61dd7fd6",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "84fa1f257a71bc012953b09431767b700ab4ee0aab46e2501087b98ae22a1221"
+                     *                   "txHash": "d785c7dcac98099d5841d37fc0a2ee0ae6f25ec29166539d9ad7eef767df2c1a"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T16:39:44.532Z",
+                     *               "createdAt": "2026-11-29T17:02:42.788Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a2282d429471da800a53a514672b61",
+                     *               "id": "pyt_01a228424a64709cb7212c95b95ee73d",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-29T16:39:44.853Z",
+                     *               "updatedAt": "2026-11-29T17:02:43.100Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2282d43d577c58c543ec73e9454ff",
+                     *           "id": "evt_01a228424b9c70599ccbb16e43e9c7e7",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
+                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:39:44.849Z",
+                     *           "createdAt": "2026-11-29T17:02:43.096Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-29T16:39:44.849Z",
+                     *               "approvedAt": "2026-11-29T17:02:43.096Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7746,28 +7980,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T16:39:44.846Z",
-                     *               "id": "dsb_01a2282d43ce7125bdc6ac90f3368fed",
+                     *               "createdAt": "2026-11-29T17:02:43.092Z",
+                     *               "id": "dsb_01a228424b94709d8a0451e9c094b2d3",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-29T16:39:44.848Z",
+                     *               "submittedAt": "2026-11-29T17:02:43.094Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T16:39:44.849Z"
+                     *               "updatedAt": "2026-11-29T17:02:43.096Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a2282d43d273b4b91a6575ccf0fb93",
+                     *           "id": "evt_01a228424b9976aba38d49128b989c60",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
+                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T16:39:44.849Z",
+                     *           "createdAt": "2026-11-29T17:02:43.096Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7778,211 +8012,27 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T16:39:44.848Z",
+                     *               "createdAt": "2026-11-29T17:02:43.094Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a2282d43ce7125bdc6ac8f6cab0500",
+                     *               "id": "pyt_01a228424b94709d8a0451e8d8d182b3",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T16:39:44.849Z",
+                     *               "updatedAt": "2026-11-29T17:02:43.096Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a2282d43d273b4b91a65721827bc61",
+                     *           "id": "evt_01a228424b9976aba38d490f54d845ae",
                      *           "livemode": false,
                      *           "type": "payout.approved"
-                     *         },
-                     *         {
-                     *           "actor": {
-                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
-                     *             "type": "api_key"
-                     *           },
-                     *           "createdAt": "2026-11-29T16:39:44.849Z",
-                     *           "data": {
-                     *             "object": {
-                     *               "approvalStatus": "approved",
-                     *               "assetAmount": "150.00",
-                     *               "assetCode": "USDC",
-                     *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
-                     *               "attempts": [],
-                     *               "cancelReason": null,
-                     *               "client": {
-                     *                 "email": "marie@example.ht",
-                     *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
-                     *                 "lastName": "Jean-Baptiste",
-                     *                 "phoneNumber": "+50937005678",
-                     *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
-                     *               },
-                     *               "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
-                     *               "createdAt": "2026-11-29T16:39:44.848Z",
-                     *               "execStatus": "pending",
-                     *               "hold": null,
-                     *               "id": "pyt_01a2282d43ce7125bdc6ac8e4587011a",
-                     *               "memo": null,
-                     *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T16:39:44.849Z",
-                     *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
-                     *               "walletMemo": null,
-                     *               "walletMemoType": null
-                     *             }
-                     *           },
-                     *           "id": "evt_01a2282d43d273b4b91a6571b091f24f",
-                     *           "livemode": false,
-                     *           "type": "payout.approved"
-                     *         },
-                     *         {
-                     *           "actor": {
-                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
-                     *             "type": "api_key"
-                     *           },
-                     *           "createdAt": "2026-11-29T16:39:44.848Z",
-                     *           "data": {
-                     *             "object": {
-                     *               "amountSent": "0.00",
-                     *               "approvedAt": null,
-                     *               "assetCode": "USDC",
-                     *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
-                     *               "counts": {
-                     *                 "awaitingRegistration": 0,
-                     *                 "canceled": 0,
-                     *                 "executing": 0,
-                     *                 "failed": 0,
-                     *                 "pending": 2,
-                     *                 "rejected": 0,
-                     *                 "sent": 0
-                     *               },
-                     *               "createdAt": "2026-11-29T16:39:44.846Z",
-                     *               "id": "dsb_01a2282d43ce7125bdc6ac90f3368fed",
-                     *               "itemCount": 2,
-                     *               "name": "March stipends",
-                     *               "rejectReason": null,
-                     *               "source": "json",
-                     *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T16:39:44.848Z",
-                     *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T16:39:44.848Z"
-                     *             }
-                     *           },
-                     *           "id": "evt_01a2282d43d0769197c619bd5c90cefd",
-                     *           "livemode": false,
-                     *           "type": "disbursement.submitted"
-                     *         },
-                     *         {
-                     *           "actor": {
-                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
-                     *             "type": "api_key"
-                     *           },
-                     *           "createdAt": "2026-11-29T16:39:44.848Z",
-                     *           "data": {
-                     *             "object": {
-                     *               "approvalStatus": "pending",
-                     *               "assetAmount": "75.25",
-                     *               "assetCode": "USDC",
-                     *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
-                     *               "attempts": [],
-                     *               "cancelReason": null,
-                     *               "client": null,
-                     *               "clientId": null,
-                     *               "createdAt": "2026-11-29T16:39:44.848Z",
-                     *               "execStatus": "pending",
-                     *               "hold": null,
-                     *               "id": "pyt_01a2282d43ce7125bdc6ac8f6cab0500",
-                     *               "memo": "March",
-                     *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T16:39:44.848Z",
-                     *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
-                     *               "walletMemo": null,
-                     *               "walletMemoType": null
-                     *             }
-                     *           },
-                     *           "id": "evt_01a2282d43d0769197c619bacd351263",
-                     *           "livemode": false,
-                     *           "type": "payout.created"
-                     *         },
-                     *         {
-                     *           "actor": {
-                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
-                     *             "type": "api_key"
-                     *           },
-                     *           "createdAt": "2026-11-29T16:39:44.848Z",
-                     *           "data": {
-                     *             "object": {
-                     *               "approvalStatus": "pending",
-                     *               "assetAmount": "150.00",
-                     *               "assetCode": "USDC",
-                     *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
-                     *               "attempts": [],
-                     *               "cancelReason": null,
-                     *               "client": {
-                     *                 "email": "marie@example.ht",
-                     *                 "firstName": "Marie",
-                     *                 "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
-                     *                 "lastName": "Jean-Baptiste",
-                     *                 "phoneNumber": "+50937005678",
-                     *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
-                     *               },
-                     *               "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
-                     *               "createdAt": "2026-11-29T16:39:44.848Z",
-                     *               "execStatus": "pending",
-                     *               "hold": null,
-                     *               "id": "pyt_01a2282d43ce7125bdc6ac8e4587011a",
-                     *               "memo": null,
-                     *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T16:39:44.848Z",
-                     *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
-                     *               "walletMemo": null,
-                     *               "walletMemoType": null
-                     *             }
-                     *           },
-                     *           "id": "evt_01a2282d43d0769197c619b99563bbab",
-                     *           "livemode": false,
-                     *           "type": "payout.created"
-                     *         },
-                     *         {
-                     *           "actor": {
-                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
-                     *             "type": "api_key"
-                     *           },
-                     *           "createdAt": "2026-11-29T16:39:44.846Z",
-                     *           "data": {
-                     *             "object": {
-                     *               "amountSent": "0.00",
-                     *               "approvedAt": null,
-                     *               "assetCode": "USDC",
-                     *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
-                     *               "counts": {
-                     *                 "awaitingRegistration": 0,
-                     *                 "canceled": 0,
-                     *                 "executing": 0,
-                     *                 "failed": 0,
-                     *                 "pending": 2,
-                     *                 "rejected": 0,
-                     *                 "sent": 0
-                     *               },
-                     *               "createdAt": "2026-11-29T16:39:44.846Z",
-                     *               "id": "dsb_01a2282d43ce7125bdc6ac90f3368fed",
-                     *               "itemCount": 2,
-                     *               "name": "March stipends",
-                     *               "rejectReason": null,
-                     *               "source": "json",
-                     *               "status": "draft",
-                     *               "submittedAt": null,
-                     *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T16:39:44.846Z"
-                     *             }
-                     *           },
-                     *           "id": "evt_01a2282d43ce7125bdc6ac915ccd293a",
-                     *           "livemode": false,
-                     *           "type": "disbursement.created"
                      *         }
                      *       ],
                      *       "pagination": {
                      *         "limit": 20,
                      *         "page": 1,
-                     *         "total": 75,
+                     *         "total": 80,
                      *         "totalPages": 4
                      *       }
                      *     }
@@ -8096,40 +8146,82 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a2282d422e7549bb09894bf94b6c0c",
+                     *         "id": "key_01a228424a0873c0b33c9178b29d1b1e",
                      *         "type": "api_key"
                      *       },
-                     *       "createdAt": "2026-11-29T16:39:44.871Z",
+                     *       "createdAt": "2030-03-28T13:00:00.000Z",
                      *       "data": {
                      *         "object": {
-                     *           "amountSent": "0.00",
-                     *           "approvedAt": null,
-                     *           "assetCode": "USDC",
-                     *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
-                     *           "counts": {
-                     *             "awaitingRegistration": 0,
-                     *             "canceled": 0,
-                     *             "executing": 0,
-                     *             "failed": 0,
-                     *             "pending": 1,
-                     *             "rejected": 0,
-                     *             "sent": 0
+                     *           "amountCredited": "0.00",
+                     *           "amountOverpaid": "0.00",
+                     *           "amountPaid": "0.00",
+                     *           "amountRemaining": "2650.00",
+                     *           "applyCreditBalance": false,
+                     *           "client": {
+                     *             "email": "marie@example.ht",
+                     *             "firstName": "Marie",
+                     *             "id": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "createdAt": "2026-11-29T16:39:44.871Z",
-                     *           "id": "dsb_01a2282d43e77464a1fd49c463a634a5",
-                     *           "itemCount": 1,
-                     *           "name": "Draft",
-                     *           "rejectReason": null,
-                     *           "source": "json",
-                     *           "status": "draft",
-                     *           "submittedAt": null,
-                     *           "totalAmount": "10.00",
-                     *           "updatedAt": "2026-11-29T16:39:44.871Z"
+                     *           "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *           "createdAt": "2026-11-29T17:02:42.734Z",
+                     *           "currency": "HTG",
+                     *           "dueDate": "2030-03-31",
+                     *           "id": "inv_01a228424a2e73bea0bc7171b1e6cc68",
+                     *           "installments": [],
+                     *           "invoiceNumber": "INV-000001",
+                     *           "lineItems": [
+                     *             {
+                     *               "amount": "2500.00",
+                     *               "description": "Loan repayment, March",
+                     *               "quantity": 1,
+                     *               "taxRate": 0,
+                     *               "unitPrice": "2500.00"
+                     *             },
+                     *             {
+                     *               "amount": "150.00",
+                     *               "description": "Late fee",
+                     *               "quantity": 1,
+                     *               "taxRate": 0,
+                     *               "unitPrice": "150.00"
+                     *             }
+                     *           ],
+                     *           "memo": "Thank you for your payment",
+                     *           "nextInstallment": null,
+                     *           "paidAt": null,
+                     *           "paymentLink": {
+                     *             "expiresAt": null,
+                     *             "url": "https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3"
+                     *           },
+                     *           "reminder": {
+                     *             "amountDue": "2650.00",
+                     *             "dueDate": "2030-03-31",
+                     *             "installment": null,
+                     *             "messages": [
+                     *               {
+                     *                 "channel": "sms",
+                     *                 "id": "msg_01a228424a3c749b85d19a9437cc50e4",
+                     *                 "status": "delivered"
+                     *               },
+                     *               {
+                     *                 "channel": "email",
+                     *                 "id": "msg_01a228424a3c749b85d19a951ec116a1",
+                     *                 "status": "delivered"
+                     *               }
+                     *             ],
+                     *             "offsetDays": -3
+                     *           },
+                     *           "sentAt": "2026-11-29T17:02:42.738Z",
+                     *           "status": "sent",
+                     *           "subtotal": "2650.00",
+                     *           "tax": "0.00",
+                     *           "total": "2650.00",
+                     *           "updatedAt": "2026-11-29T17:02:42.738Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a2282d43e77464a1fd49c54b65bf94",
+                     *       "id": "evt_01a228424a3c749b85d19a9a1e689e1a",
                      *       "livemode": false,
-                     *       "type": "disbursement.created"
+                     *       "type": "invoice.reminder_sent"
                      *     }
                      */
                     "application/json": components["schemas"]["EventView"];
@@ -8253,14 +8345,14 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *             "id": "cli_01a228424a2577d585d2cc39672c2a2f",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
-                     *           "createdAt": "2026-11-29T16:39:44.469Z",
+                     *           "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *           "createdAt": "2026-11-29T17:02:42.734Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a2282d42557108b9883a1adf124798",
+                     *           "id": "inv_01a228424a2e73bea0bc7171b1e6cc68",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
@@ -8377,7 +8469,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                 *       "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -8410,14 +8502,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *         "id": "cli_01a228424a2577d585d2cc39672c2a2f",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
-                     *       "createdAt": "2026-11-29T16:39:44.469Z",
+                     *       "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *       "createdAt": "2026-11-29T17:02:42.734Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2282d42557108b9883a1adf124798",
+                     *       "id": "inv_01a228424a2e73bea0bc7171b1e6cc68",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8434,14 +8526,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc"
+                     *         "url": "https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-29T16:39:44.469Z"
+                     *       "updatedAt": "2026-11-29T17:02:42.734Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8628,14 +8720,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *         "id": "cli_01a228424a2577d585d2cc39672c2a2f",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
-                     *       "createdAt": "2026-11-29T16:39:44.469Z",
+                     *       "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *       "createdAt": "2026-11-29T17:02:42.734Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2282d42557108b9883a1adf124798",
+                     *       "id": "inv_01a228424a2e73bea0bc7171b1e6cc68",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8659,14 +8751,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc"
+                     *         "url": "https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3"
                      *       },
-                     *       "sentAt": "2026-11-29T16:39:44.473Z",
+                     *       "sentAt": "2026-11-29T17:02:42.738Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T16:39:44.473Z"
+                     *       "updatedAt": "2026-11-29T17:02:42.738Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8806,14 +8898,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *         "id": "cli_01a228424a2577d585d2cc39672c2a2f",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
-                     *       "createdAt": "2026-11-29T16:39:44.469Z",
+                     *       "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *       "createdAt": "2026-11-29T17:02:42.734Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a2282d42557108b9883a1adf124798",
+                     *       "id": "inv_01a228424a2e73bea0bc7171b1e6cc68",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8837,14 +8929,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc"
+                     *         "url": "https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T16:39:44.471Z"
+                     *       "updatedAt": "2026-11-29T17:02:42.736Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -9026,14 +9118,14 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amount": "25.00",
-                     *           "createdAt": "2026-11-29T16:39:44.504Z",
+                     *           "createdAt": "2026-11-29T17:02:42.771Z",
                      *           "createdBy": {
-                     *             "id": "key_01a2282d422e7549bb09894bf94b6c0c",
+                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
                      *             "type": "api_key"
                      *           },
                      *           "currency": "HTG",
-                     *           "id": "cn_01a2282d427873ef9a410dcdeb2cf576",
-                     *           "invoiceId": "inv_01a2282d427071fdae22e5a763389f5b",
+                     *           "id": "cn_01a228424a5374f1aebfffa82c7cfc7c",
+                     *           "invoiceId": "inv_01a228424a4d747088bf84d8512f5a3a",
                      *           "lines": [],
                      *           "memo": "Late fee waived after the storm",
                      *           "number": "CN-000001",
@@ -9168,14 +9260,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "amount": "25.00",
-                     *       "createdAt": "2026-11-29T16:39:44.504Z",
+                     *       "createdAt": "2026-11-29T17:02:42.771Z",
                      *       "createdBy": {
-                     *         "id": "key_01a2282d422e7549bb09894bf94b6c0c",
+                     *         "id": "key_01a228424a0873c0b33c9178b29d1b1e",
                      *         "type": "api_key"
                      *       },
                      *       "currency": "HTG",
-                     *       "id": "cn_01a2282d427873ef9a410dcdeb2cf576",
-                     *       "invoiceId": "inv_01a2282d427071fdae22e5a763389f5b",
+                     *       "id": "cn_01a228424a5374f1aebfffa82c7cfc7c",
+                     *       "invoiceId": "inv_01a228424a4d747088bf84d8512f5a3a",
                      *       "lines": [],
                      *       "memo": "Late fee waived after the storm",
                      *       "number": "CN-000001",
@@ -9383,22 +9475,22 @@ export interface operations {
                     /**
                      * @example {
                      *       "amount": "25.00",
-                     *       "createdAt": "2026-11-29T16:39:44.504Z",
+                     *       "createdAt": "2026-11-29T17:02:42.771Z",
                      *       "createdBy": {
-                     *         "id": "key_01a2282d422e7549bb09894bf94b6c0c",
+                     *         "id": "key_01a228424a0873c0b33c9178b29d1b1e",
                      *         "type": "api_key"
                      *       },
                      *       "currency": "HTG",
-                     *       "id": "cn_01a2282d427873ef9a410dcdeb2cf576",
-                     *       "invoiceId": "inv_01a2282d427071fdae22e5a763389f5b",
+                     *       "id": "cn_01a228424a5374f1aebfffa82c7cfc7c",
+                     *       "invoiceId": "inv_01a228424a4d747088bf84d8512f5a3a",
                      *       "lines": [],
                      *       "memo": "Late fee waived after the storm",
                      *       "number": "CN-000001",
                      *       "reason": "waiver",
                      *       "status": "void",
-                     *       "voidedAt": "2026-11-29T16:39:44.507Z",
+                     *       "voidedAt": "2026-11-29T17:02:42.773Z",
                      *       "voidedBy": {
-                     *         "id": "key_01a2282d422e7549bb09894bf94b6c0c",
+                     *         "id": "key_01a228424a0873c0b33c9178b29d1b1e",
                      *         "type": "api_key"
                      *       }
                      *     }
@@ -9588,16 +9680,16 @@ export interface operations {
                      *         {
                      *           "amount": "2650.00",
                      *           "currency": "HTG",
-                     *           "id": "ipy_01a2282d4269766b9492b609f07933ee",
-                     *           "invoiceId": "inv_01a2282d42557108b9883a1adf124798",
+                     *           "id": "ipy_01a228424a4a74a3a3562a28c655534d",
+                     *           "invoiceId": "inv_01a228424a2e73bea0bc7171b1e6cc68",
                      *           "method": "stellar",
-                     *           "paidAt": "2026-11-29T16:39:44.477Z",
-                     *           "recordedAt": "2026-11-29T16:39:44.488Z",
+                     *           "paidAt": "2026-11-29T17:02:42.750Z",
+                     *           "recordedAt": "2026-11-29T17:02:42.761Z",
                      *           "recordedBy": {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "reference": "fc7ef37b1d4f6c6117a3dc630462110c82a98b7d7b6d43c6007f62a75933b4fa",
+                     *           "reference": "b04dab022e483a1347da10f4f0c3be1f0ccb32f8d8ec4aa0248f71c66e9a25da",
                      *           "reversalReason": null,
                      *           "reversedAt": null
                      *         }
@@ -9752,13 +9844,13 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a2282d4273759fac9ae7f92584435e",
-                     *       "invoiceId": "inv_01a2282d427071fdae22e5a763389f5b",
+                     *       "id": "ipy_01a228424a5071319506e85fa63d9876",
+                     *       "invoiceId": "inv_01a228424a4d747088bf84d8512f5a3a",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T16:39:44.498Z",
+                     *       "recordedAt": "2026-11-29T17:02:42.768Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a2282d422e7549bb09894bf94b6c0c",
+                     *         "id": "key_01a228424a0873c0b33c9178b29d1b1e",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
@@ -9974,18 +10066,18 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a2282d4273759fac9ae7f92584435e",
-                     *       "invoiceId": "inv_01a2282d427071fdae22e5a763389f5b",
+                     *       "id": "ipy_01a228424a5071319506e85fa63d9876",
+                     *       "invoiceId": "inv_01a228424a4d747088bf84d8512f5a3a",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T16:39:44.498Z",
+                     *       "recordedAt": "2026-11-29T17:02:42.768Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a2282d422e7549bb09894bf94b6c0c",
+                     *         "id": "key_01a228424a0873c0b33c9178b29d1b1e",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
                      *       "reversalReason": "Counted twice: the branch entered the receipt again",
-                     *       "reversedAt": "2026-11-29T16:39:44.502Z"
+                     *       "reversedAt": "2026-11-29T17:02:42.769Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoicePaymentView"];
@@ -10200,12 +10292,12 @@ export interface operations {
                      *       "messages": [
                      *         {
                      *           "channel": "email",
-                     *           "id": "msg_01a2282d42597182b364c0687984dc47",
+                     *           "id": "msg_01a228424a33740cad80aed82c7ea508",
                      *           "status": "delivered"
                      *         },
                      *         {
                      *           "channel": "sms",
-                     *           "id": "msg_01a2282d42597182b364c0698bb335f5",
+                     *           "id": "msg_01a228424a33740cad80aed903876f8e",
                      *           "status": "delivered"
                      *         }
                      *       ],
@@ -10419,7 +10511,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amount": "100.00",
-                     *           "at": "2026-11-29T16:39:44.496Z",
+                     *           "at": "2026-11-29T17:02:42.765Z",
                      *           "balance": "100.00",
                      *           "method": null,
                      *           "reference": null,
@@ -10428,72 +10520,72 @@ export interface operations {
                      *         },
                      *         {
                      *           "amount": "-40.00",
-                     *           "at": "2026-11-29T16:39:44.498Z",
+                     *           "at": "2026-11-29T17:02:42.768Z",
                      *           "balance": "60.00",
                      *           "method": "cash",
                      *           "reference": "REC-2026-0042",
-                     *           "sourceId": "ipy_01a2282d4273759fac9ae7f92584435e",
+                     *           "sourceId": "ipy_01a228424a5071319506e85fa63d9876",
                      *           "type": "payment"
                      *         },
                      *         {
                      *           "amount": "40.00",
-                     *           "at": "2026-11-29T16:39:44.502Z",
+                     *           "at": "2026-11-29T17:02:42.769Z",
                      *           "balance": "100.00",
                      *           "method": "cash",
                      *           "reference": "Counted twice: the branch entered the receipt again",
-                     *           "sourceId": "ipy_01a2282d4273759fac9ae7f92584435e",
+                     *           "sourceId": "ipy_01a228424a5071319506e85fa63d9876",
                      *           "type": "payment_reversed"
                      *         },
                      *         {
                      *           "amount": "-25.00",
-                     *           "at": "2026-11-29T16:39:44.504Z",
+                     *           "at": "2026-11-29T17:02:42.771Z",
                      *           "balance": "75.00",
                      *           "method": null,
                      *           "reference": "CN-000001",
-                     *           "sourceId": "cn_01a2282d427873ef9a410dcdeb2cf576",
+                     *           "sourceId": "cn_01a228424a5374f1aebfffa82c7cfc7c",
                      *           "type": "credit_note"
                      *         },
                      *         {
                      *           "amount": "25.00",
-                     *           "at": "2026-11-29T16:39:44.507Z",
+                     *           "at": "2026-11-29T17:02:42.773Z",
                      *           "balance": "100.00",
                      *           "method": null,
                      *           "reference": "CN-000001",
-                     *           "sourceId": "cn_01a2282d427873ef9a410dcdeb2cf576",
+                     *           "sourceId": "cn_01a228424a5374f1aebfffa82c7cfc7c",
                      *           "type": "credit_note_voided"
                      *         },
                      *         {
                      *           "amount": "-150.00",
-                     *           "at": "2026-11-29T16:39:44.509Z",
+                     *           "at": "2026-11-29T17:02:42.774Z",
                      *           "balance": "-50.00",
                      *           "method": "cash",
                      *           "reference": null,
-                     *           "sourceId": "ipy_01a2282d427e75a09fc721e14a5cf314",
+                     *           "sourceId": "ipy_01a228424a567127a3b95556bced5870",
                      *           "type": "payment"
                      *         },
                      *         {
                      *           "amount": "50.00",
-                     *           "at": "2026-11-29T16:39:44.509Z",
+                     *           "at": "2026-11-29T17:02:42.774Z",
                      *           "balance": "0.00",
                      *           "method": null,
                      *           "reference": null,
-                     *           "sourceId": "cbt_01a2282d427e75a09fc721e20f0b9087",
+                     *           "sourceId": "cbt_01a228424a567127a3b9555779b85ba1",
                      *           "type": "to_credit_balance"
                      *         }
                      *       ],
-                     *       "invoiceId": "inv_01a2282d427071fdae22e5a763389f5b"
+                     *       "invoiceId": "inv_01a228424a4d747088bf84d8512f5a3a"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceStatement"];
                     /**
                      * @example at,type,amount,balance,sourceId,method,reference
-                     *     2026-11-29T16:39:44.496Z,invoiced,100.00,100.00,,,
-                     *     2026-11-29T16:39:44.498Z,payment,-40.00,60.00,ipy_01a2282d4273759fac9ae7f92584435e,cash,REC-2026-0042
-                     *     2026-11-29T16:39:44.502Z,payment_reversed,40.00,100.00,ipy_01a2282d4273759fac9ae7f92584435e,cash,Counted twice: the branch entered the receipt again
-                     *     2026-11-29T16:39:44.504Z,credit_note,-25.00,75.00,cn_01a2282d427873ef9a410dcdeb2cf576,,CN-000001
-                     *     2026-11-29T16:39:44.507Z,credit_note_voided,25.00,100.00,cn_01a2282d427873ef9a410dcdeb2cf576,,CN-000001
-                     *     2026-11-29T16:39:44.509Z,payment,-150.00,-50.00,ipy_01a2282d427e75a09fc721e14a5cf314,cash,
-                     *     2026-11-29T16:39:44.509Z,to_credit_balance,50.00,0.00,cbt_01a2282d427e75a09fc721e20f0b9087,,
+                     *     2026-11-29T17:02:42.765Z,invoiced,100.00,100.00,,,
+                     *     2026-11-29T17:02:42.768Z,payment,-40.00,60.00,ipy_01a228424a5071319506e85fa63d9876,cash,REC-2026-0042
+                     *     2026-11-29T17:02:42.769Z,payment_reversed,40.00,100.00,ipy_01a228424a5071319506e85fa63d9876,cash,Counted twice: the branch entered the receipt again
+                     *     2026-11-29T17:02:42.771Z,credit_note,-25.00,75.00,cn_01a228424a5374f1aebfffa82c7cfc7c,,CN-000001
+                     *     2026-11-29T17:02:42.773Z,credit_note_voided,25.00,100.00,cn_01a228424a5374f1aebfffa82c7cfc7c,,CN-000001
+                     *     2026-11-29T17:02:42.774Z,payment,-150.00,-50.00,ipy_01a228424a567127a3b95556bced5870,cash,
+                     *     2026-11-29T17:02:42.774Z,to_credit_balance,50.00,0.00,cbt_01a228424a567127a3b9555779b85ba1,,
                      */
                     "text/csv": string;
                 };
@@ -10800,7 +10892,7 @@ export interface operations {
             query?: {
                 /** @description The messages of this invoice. */
                 invoiceId?: string;
-                /** @description The messages about this client (without an invoice). */
+                /** @description The messages to this client: invoice sends, reminders, receipts and invitations. */
                 clientId?: string;
                 /** @description queued, sent, delivered, failed or undeliverable. */
                 status?: "queued" | "sent" | "delivered" | "failed" | "undeliverable";
@@ -10828,40 +10920,40 @@ export interface operations {
                      *         {
                      *           "attempts": 0,
                      *           "channel": "sms",
-                     *           "clientId": null,
-                     *           "createdAt": "2026-11-29T16:39:44.473Z",
+                     *           "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *           "createdAt": "2026-11-29T17:02:42.738Z",
                      *           "failureReason": null,
                      *           "html": null,
-                     *           "id": "msg_01a2282d42597182b364c0698bb335f5",
-                     *           "invoiceId": "inv_01a2282d42557108b9883a1adf124798",
+                     *           "id": "msg_01a228424a33740cad80aed903876f8e",
+                     *           "invoiceId": "inv_01a228424a2e73bea0bc7171b1e6cc68",
                      *           "language": "en",
-                     *           "providerId": "sandbox_msg_01a2282d42597182b364c0698bb335f5",
-                     *           "sentAt": "2026-11-29T16:39:44.473Z",
+                     *           "providerId": "sandbox_msg_01a228424a33740cad80aed903876f8e",
+                     *           "sentAt": "2026-11-29T17:02:42.738Z",
                      *           "status": "delivered",
                      *           "subject": null,
                      *           "template": "invoice",
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3",
                      *           "to": "+50937005678",
-                     *           "updatedAt": "2026-11-29T16:39:44.473Z"
+                     *           "updatedAt": "2026-11-29T17:02:42.738Z"
                      *         },
                      *         {
                      *           "attempts": 0,
                      *           "channel": "email",
-                     *           "clientId": null,
-                     *           "createdAt": "2026-11-29T16:39:44.473Z",
+                     *           "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *           "createdAt": "2026-11-29T17:02:42.738Z",
                      *           "failureReason": null,
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a2282d42597182b364c0687984dc47",
-                     *           "invoiceId": "inv_01a2282d42557108b9883a1adf124798",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a228424a33740cad80aed82c7ea508",
+                     *           "invoiceId": "inv_01a228424a2e73bea0bc7171b1e6cc68",
                      *           "language": "en",
-                     *           "providerId": "sandbox_msg_01a2282d42597182b364c0687984dc47",
-                     *           "sentAt": "2026-11-29T16:39:44.473Z",
+                     *           "providerId": "sandbox_msg_01a228424a33740cad80aed82c7ea508",
+                     *           "sentAt": "2026-11-29T17:02:42.738Z",
                      *           "status": "delivered",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
                      *           "template": "invoice",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\n",
                      *           "to": "marie@example.ht",
-                     *           "updatedAt": "2026-11-29T16:39:44.473Z"
+                     *           "updatedAt": "2026-11-29T17:02:42.738Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -10982,21 +11074,21 @@ export interface operations {
                      * @example {
                      *       "attempts": 0,
                      *       "channel": "sms",
-                     *       "clientId": null,
-                     *       "createdAt": "2026-11-29T16:39:44.473Z",
+                     *       "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *       "createdAt": "2026-11-29T17:02:42.738Z",
                      *       "failureReason": null,
                      *       "html": null,
-                     *       "id": "msg_01a2282d42597182b364c0698bb335f5",
-                     *       "invoiceId": "inv_01a2282d42557108b9883a1adf124798",
+                     *       "id": "msg_01a228424a33740cad80aed903876f8e",
+                     *       "invoiceId": "inv_01a228424a2e73bea0bc7171b1e6cc68",
                      *       "language": "en",
-                     *       "providerId": "sandbox_msg_01a2282d42597182b364c0698bb335f5",
-                     *       "sentAt": "2026-11-29T16:39:44.473Z",
+                     *       "providerId": "sandbox_msg_01a228424a33740cad80aed903876f8e",
+                     *       "sentAt": "2026-11-29T17:02:42.738Z",
                      *       "status": "delivered",
                      *       "subject": null,
                      *       "template": "invoice",
-                     *       "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc",
+                     *       "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3",
                      *       "to": "+50937005678",
-                     *       "updatedAt": "2026-11-29T16:39:44.473Z"
+                     *       "updatedAt": "2026-11-29T17:02:42.738Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MessageView"];
@@ -11114,13 +11206,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-29T16:39:44.520Z",
+                     *           "createdAt": "2026-11-29T17:02:42.780Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a2282d4288764f9bdf81063f12dd67",
+                     *           "id": "pl_01a228424a5c738e8e714fe019eed385",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_7a63a8814d46a228bdea44d4c5c07ac8"
+                     *           "url": "https://pay.lajan.test/pay/pi_41397cd0bfdc625fad272da4182330de"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -11253,13 +11345,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T16:39:44.520Z",
+                     *       "createdAt": "2026-11-29T17:02:42.780Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2282d4288764f9bdf81063f12dd67",
+                     *       "id": "pl_01a228424a5c738e8e714fe019eed385",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_7a63a8814d46a228bdea44d4c5c07ac8"
+                     *       "url": "https://pay.lajan.test/pay/pi_41397cd0bfdc625fad272da4182330de"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -11440,13 +11532,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T16:39:44.520Z",
+                     *       "createdAt": "2026-11-29T17:02:42.780Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a2282d4288764f9bdf81063f12dd67",
+                     *       "id": "pl_01a228424a5c738e8e714fe019eed385",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_7a63a8814d46a228bdea44d4c5c07ac8"
+                     *       "url": "https://pay.lajan.test/pay/pi_41397cd0bfdc625fad272da4182330de"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -11559,7 +11651,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a2282d4288764f9bdf81063f12dd67"
+                     *       "id": "pl_01a228424a5c738e8e714fe019eed385"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -11718,9 +11810,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T16:39:44.843Z",
+                     *           "createdAt": "2026-11-29T17:02:43.089Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2282d43cb73fcab13b7c8af90e8fc",
+                     *           "id": "pyt_01a228424b91749896ff4eadf0ca9e09",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -11731,14 +11823,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Lisa",
-                     *             "id": "cli_01a2282d42b7776490befb55711cfb59",
+                     *             "id": "cli_01a228424a7c762eb449fbefa20dab8a",
                      *             "lastName": "Jozèf",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a2282d42b7776490befb55711cfb59",
-                     *           "createdAt": "2026-11-29T16:39:44.615Z",
+                     *           "clientId": "cli_01a228424a7c762eb449fbefa20dab8a",
+                     *           "createdAt": "2026-11-29T17:02:42.857Z",
                      *           "execStatus": "awaiting_registration",
-                     *           "id": "pyt_01a2282d42e77553bca64158a7f18165",
+                     *           "id": "pyt_01a228424aa9725fbe7c11100610fc74",
                      *           "memo": null,
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -11749,14 +11841,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Ana",
-                     *             "id": "cli_01a2282d42aa72979f183cac639cd6a4",
+                     *             "id": "cli_01a228424a75741c8e6a24717f72863c",
                      *             "lastName": "Pyè",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a2282d42aa72979f183cac639cd6a4",
-                     *           "createdAt": "2026-11-29T16:39:44.556Z",
+                     *           "clientId": "cli_01a228424a75741c8e6a24717f72863c",
+                     *           "createdAt": "2026-11-29T17:02:42.807Z",
                      *           "execStatus": "canceled",
-                     *           "id": "pyt_01a2282d42ac70cd98a17307d2a6381a",
+                     *           "id": "pyt_01a228424a77776f8c7360a45a50a0a2",
                      *           "memo": "Loan 2240",
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -11767,9 +11859,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T16:39:44.532Z",
+                     *           "createdAt": "2026-11-29T17:02:42.788Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a2282d429471da800a53a514672b61",
+                     *           "id": "pyt_01a228424a64709cb7212c95b95ee73d",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
@@ -11780,14 +11872,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *             "id": "cli_01a228424a2577d585d2cc39672c2a2f",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
-                     *           "createdAt": "2026-11-29T16:39:44.528Z",
+                     *           "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *           "createdAt": "2026-11-29T17:02:42.785Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a2282d429075baa51ab80db29f8c4a",
+                     *           "id": "pyt_01a228424a617577973830da50cc4c68",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -11907,7 +11999,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                 *       "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -11931,19 +12023,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *         "id": "cli_01a228424a2577d585d2cc39672c2a2f",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
-                     *       "createdAt": "2026-11-29T16:39:44.528Z",
+                     *       "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *       "createdAt": "2026-11-29T17:02:42.785Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2282d429075baa51ab80db29f8c4a",
+                     *       "id": "pyt_01a228424a617577973830da50cc4c68",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T16:39:44.528Z",
+                     *       "updatedAt": "2026-11-29T17:02:42.785Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12132,31 +12224,31 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T16:39:44.537Z",
+                     *           "createdAt": "2026-11-29T17:02:42.794Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a2282d429976fa85e1ee1b76737e64",
-                     *           "ledgerSeq": 8,
-                     *           "txHash": "2bb47ed4cd52a8abc561a8a788658508b62e787d5ac4ae2b25fae84988eef0b1"
+                     *           "id": "att_01a228424a6a708eb6fd7a1d102626a8",
+                     *           "ledgerSeq": 6,
+                     *           "txHash": "71e332c0de710a2fe5beea3a84d48748cb394500ec78da7144ea68c7e58339c8"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *         "id": "cli_01a228424a2577d585d2cc39672c2a2f",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
-                     *       "createdAt": "2026-11-29T16:39:44.528Z",
+                     *       "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *       "createdAt": "2026-11-29T17:02:42.785Z",
                      *       "execStatus": "sent",
                      *       "hold": null,
-                     *       "id": "pyt_01a2282d429075baa51ab80db29f8c4a",
+                     *       "id": "pyt_01a228424a617577973830da50cc4c68",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T16:39:44.548Z",
+                     *       "updatedAt": "2026-11-29T17:02:42.801Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12282,19 +12374,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a2282d424b735c8fc36a24d2f42d9f",
+                     *         "id": "cli_01a228424a2577d585d2cc39672c2a2f",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a2282d424b735c8fc36a24d2f42d9f",
-                     *       "createdAt": "2026-11-29T16:39:44.528Z",
+                     *       "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *       "createdAt": "2026-11-29T17:02:42.785Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2282d429075baa51ab80db29f8c4a",
+                     *       "id": "pyt_01a228424a617577973830da50cc4c68",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T16:39:44.530Z",
+                     *       "updatedAt": "2026-11-29T17:02:42.786Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12314,7 +12406,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "0bc17a58-543e-42b1-9c25-7f90e95a1eb8",
+                     *       "requestId": "5f491e59-33b8-47e8-9473-5815699d3a10",
                      *       "statusCode": 400
                      *     }
                      */
@@ -12489,19 +12581,19 @@ export interface operations {
                      *       "client": {
                      *         "email": null,
                      *         "firstName": "Ana",
-                     *         "id": "cli_01a2282d42aa72979f183cac639cd6a4",
+                     *         "id": "cli_01a228424a75741c8e6a24717f72863c",
                      *         "lastName": "Pyè",
                      *         "phoneNumber": "+50937000001",
                      *         "walletAccountId": null
                      *       },
-                     *       "clientId": "cli_01a2282d42aa72979f183cac639cd6a4",
-                     *       "createdAt": "2026-11-29T16:39:44.556Z",
+                     *       "clientId": "cli_01a228424a75741c8e6a24717f72863c",
+                     *       "createdAt": "2026-11-29T17:02:42.807Z",
                      *       "execStatus": "canceled",
                      *       "hold": null,
-                     *       "id": "pyt_01a2282d42ac70cd98a17307d2a6381a",
+                     *       "id": "pyt_01a228424a77776f8c7360a45a50a0a2",
                      *       "memo": "Loan 2240",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T16:39:44.841Z",
+                     *       "updatedAt": "2026-11-29T17:02:43.087Z",
                      *       "walletAccountId": null,
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12704,13 +12796,13 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T16:39:44.843Z",
+                     *       "createdAt": "2026-11-29T17:02:43.089Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2282d43cb73fcab13b7c8af90e8fc",
+                     *       "id": "pyt_01a228424b91749896ff4eadf0ca9e09",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T16:39:44.843Z",
+                     *       "updatedAt": "2026-11-29T17:02:43.090Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12919,24 +13011,24 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T16:39:44.537Z",
+                     *           "createdAt": "2026-11-29T17:02:42.794Z",
                      *           "errorCode": "op_underfunded",
                      *           "errorMessage": "the source account cannot cover the amount",
-                     *           "id": "att_01a2282d429976fa85e1ee1c85e037f8",
+                     *           "id": "att_01a228424a6a708eb6fd7a1e0249275d",
                      *           "ledgerSeq": null,
-                     *           "txHash": "db7eacdf02a1b4b5ed71c4a8d6df4a0adbd6b9ea2a7c69ac151a477edaea1fb3"
+                     *           "txHash": "809f4173d32cf4ab62018a5028322e907f21477e9b3db23271831e3420d969b8"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T16:39:44.532Z",
+                     *       "createdAt": "2026-11-29T17:02:42.788Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a2282d429471da800a53a514672b61",
+                     *       "id": "pyt_01a228424a64709cb7212c95b95ee73d",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T16:39:44.553Z",
+                     *       "updatedAt": "2026-11-29T17:02:42.804Z",
                      *       "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -13117,7 +13209,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GCWKRNXDKVIARNSBW5KQPRNC5PSKOCA3MN74VPGJW35Z4XWHMZSCMNSO",
+                     *       "account": "GBOXM6EUMRZE4ICWS2QIVDVM55ET3Z3JE7AIEJ2LSRMNUUZRXLVT4K2A",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -13248,7 +13340,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GCWKRNXDKVIARNSBW5KQPRNC5PSKOCA3MN74VPGJW35Z4XWHMZSCMNSO",
+                     *       "account": "GBOXM6EUMRZE4ICWS2QIVDVM55ET3Z3JE7AIEJ2LSRMNUUZRXLVT4K2A",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -13435,6 +13527,234 @@ export interface operations {
             };
         };
     };
+    remindSandboxInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: 1 to 255 visible ASCII characters, kept 24 h per organization and environment. The first completed response is stored (with the change it made, in its transaction) and replayed with `Idempotent-Replayed: true`; the same key with another request is 422; while the first still runs, 409. */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                /** @description inv_... */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "at": "2030-03-28T13:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RemindAt"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "reminders": [
+                     *         {
+                     *           "amountDue": "2650.00",
+                     *           "dueDate": "2030-03-31",
+                     *           "installment": null,
+                     *           "messages": [
+                     *             {
+                     *               "channel": "sms",
+                     *               "id": "msg_01a228424a3c749b85d19a9437cc50e4",
+                     *               "status": "delivered"
+                     *             },
+                     *             {
+                     *               "channel": "email",
+                     *               "id": "msg_01a228424a3c749b85d19a951ec116a1",
+                     *               "status": "delivered"
+                     *             }
+                     *           ],
+                     *           "offsetDays": -3
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RemindersSent"];
+                };
+            };
+            /** @description validation_error: at; invalid_json: the body is not JSON, or not an object; validation_error: a field is missing or wrong, each named in details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_error",
+                     *       "error": "Bad Request",
+                     *       "message": "At",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unauthorized: the key is missing, malformed, unknown or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "error": "Unauthorized",
+                     *       "message": "The key is missing, malformed, unknown or revoked",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description a live key, or a key without invoices:write; forbidden: the key lacks the scope this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "error": "Forbidden",
+                     *       "message": "The key lacks the scope this operation needs",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not_found: no such resource for this organization and environment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "error": "Not Found",
+                     *       "message": "No such resource for this organization and environment",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description idempotency_in_progress: a request with this Idempotency-Key is still running; or conflict: the write lost a race with another and changed nothing (read again and retry) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "error": "Conflict",
+                     *       "message": "A request with this Idempotency-Key is still running",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "error": "Payload Too Large",
+                     *       "message": "The body is over 1 MiB",
+                     *       "statusCode": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "The body is not application/json",
+                     *       "statusCode": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited: the minute's budget is spent; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "error": "Too Many Requests",
+                     *       "message": "The minute's budget is spent",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description internal_error: the server failed and changed nothing half-way; retrying (with the same Idempotency-Key) is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "error": "Internal Server Error",
+                     *       "message": "The server failed and changed nothing half-way",
+                     *       "statusCode": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listSandboxMessages: {
         parameters: {
             query?: {
@@ -13460,40 +13780,40 @@ export interface operations {
                      *         {
                      *           "attempts": 0,
                      *           "channel": "sms",
-                     *           "clientId": null,
-                     *           "createdAt": "2026-11-29T16:39:44.473Z",
+                     *           "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *           "createdAt": "2026-11-29T17:02:42.738Z",
                      *           "failureReason": null,
                      *           "html": null,
-                     *           "id": "msg_01a2282d42597182b364c0698bb335f5",
-                     *           "invoiceId": "inv_01a2282d42557108b9883a1adf124798",
+                     *           "id": "msg_01a228424a33740cad80aed903876f8e",
+                     *           "invoiceId": "inv_01a228424a2e73bea0bc7171b1e6cc68",
                      *           "language": "en",
-                     *           "providerId": "sandbox_msg_01a2282d42597182b364c0698bb335f5",
-                     *           "sentAt": "2026-11-29T16:39:44.473Z",
+                     *           "providerId": "sandbox_msg_01a228424a33740cad80aed903876f8e",
+                     *           "sentAt": "2026-11-29T17:02:42.738Z",
                      *           "status": "delivered",
                      *           "subject": null,
                      *           "template": "invoice",
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3",
                      *           "to": "+50937005678",
-                     *           "updatedAt": "2026-11-29T16:39:44.473Z"
+                     *           "updatedAt": "2026-11-29T17:02:42.738Z"
                      *         },
                      *         {
                      *           "attempts": 0,
                      *           "channel": "email",
-                     *           "clientId": null,
-                     *           "createdAt": "2026-11-29T16:39:44.473Z",
+                     *           "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *           "createdAt": "2026-11-29T17:02:42.738Z",
                      *           "failureReason": null,
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a2282d42597182b364c0687984dc47",
-                     *           "invoiceId": "inv_01a2282d42557108b9883a1adf124798",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a228424a33740cad80aed82c7ea508",
+                     *           "invoiceId": "inv_01a228424a2e73bea0bc7171b1e6cc68",
                      *           "language": "en",
-                     *           "providerId": "sandbox_msg_01a2282d42597182b364c0687984dc47",
-                     *           "sentAt": "2026-11-29T16:39:44.473Z",
+                     *           "providerId": "sandbox_msg_01a228424a33740cad80aed82c7ea508",
+                     *           "sentAt": "2026-11-29T17:02:42.738Z",
                      *           "status": "delivered",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
                      *           "template": "invoice",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_72a91439a006de208d3915e0e2e37ebc\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\n",
                      *           "to": "marie@example.ht",
-                     *           "updatedAt": "2026-11-29T16:39:44.473Z"
+                     *           "updatedAt": "2026-11-29T17:02:42.738Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -13624,18 +13944,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GCWKRNXDKVIARNSBW5KQPRNC5PSKOCA3MN74VPGJW35Z4XWHMZSCMNSO",
-                     *       "id": "lp_01a2282d425d712daf12428541601f1f",
+                     *       "destinationAccount": "GBOXM6EUMRZE4ICWS2QIVDVM55ET3Z3JE7AIEJ2LSRMNUUZRXLVT4K2A",
+                     *       "id": "lp_01a228424a3e762ab5da642f2b59e51c",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJNVTXD3QHXRBA",
+                     *       "memo": "LJH5MQGKVN0BM9",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_72a91439a006de208d3915e0e2e37ebc",
+                     *         "id": "pi_e58b6d0518a4405f90350c7aac7bb7c3",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "fc7ef37b1d4f6c6117a3dc630462110c82a98b7d7b6d43c6007f62a75933b4fa"
+                     *       "txHash": "b04dab022e483a1347da10f4f0c3be1f0ccb32f8d8ec4aa0248f71c66e9a25da"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -14164,19 +14484,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-29T16:39:44.892Z",
+                     *       "decidedAt": "2026-11-29T17:02:43.158Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a2282d422e7549bb09894bf94b6c0c",
+                     *         "id": "key_01a228424a0873c0b33c9178b29d1b1e",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T16:39:44.891Z",
-                     *       "id": "stc_01a2282d43fb734c850b5fb2eb149aaf",
+                     *       "expiresAt": "2026-12-02T17:02:43.157Z",
+                     *       "id": "stc_01a228424bd5737ba95f908a5bf2f61a",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-29T16:39:44.891Z",
+                     *       "requestedAt": "2026-11-29T17:02:43.157Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a2282d43f772fb9587c3bb9e5d73dd",
+                     *         "id": "key_01a228424bd070e490f6dfe099e5b04a",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -14365,19 +14685,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-29T16:39:44.889Z",
+                     *       "decidedAt": "2026-11-29T17:02:43.154Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a2282d422e7549bb09894bf94b6c0c",
+                     *         "id": "key_01a228424a0873c0b33c9178b29d1b1e",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T16:39:44.888Z",
-                     *       "id": "stc_01a2282d43f87316878f1cd0673b6760",
+                     *       "expiresAt": "2026-12-02T17:02:43.153Z",
+                     *       "id": "stc_01a228424bd17549a790ce2e54b9f218",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-29T16:39:44.888Z",
+                     *       "requestedAt": "2026-11-29T17:02:43.153Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a2282d43f772fb9587c3bb9e5d73dd",
+                     *         "id": "key_01a228424bd070e490f6dfe099e5b04a",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -14564,16 +14884,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T16:39:44.456Z",
+                     *           "createdAt": "2026-11-29T17:02:42.721Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a2282d4248738ab8629a318aa26f88",
-                     *           "updatedAt": "2026-11-29T16:39:44.456Z",
-                     *           "url": "http://127.0.0.1:36855/lajan/webhooks"
+                     *           "id": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *           "updatedAt": "2026-11-29T17:02:42.721Z",
+                     *           "url": "http://127.0.0.1:38331/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -14693,7 +15013,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:36855/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:38331/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -14708,17 +15028,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T16:39:44.456Z",
+                     *       "createdAt": "2026-11-29T17:02:42.721Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2282d4248738ab8629a318aa26f88",
-                     *       "secret": "whsec_rnEKLpEAJzjCOZR/8HL6Kfun10rx1XAIP2qE5NSWgWw=",
-                     *       "updatedAt": "2026-11-29T16:39:44.456Z",
-                     *       "url": "http://127.0.0.1:36855/lajan/webhooks"
+                     *       "id": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *       "secret": "whsec_x7spdb6NJmk9srs5hcFhsKNKyJuDjJ5Hh2364HGQm4c=",
+                     *       "updatedAt": "2026-11-29T17:02:42.721Z",
+                     *       "url": "http://127.0.0.1:38331/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -14897,16 +15217,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T16:39:44.456Z",
+                     *       "createdAt": "2026-11-29T17:02:42.721Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2282d4248738ab8629a318aa26f88",
-                     *       "updatedAt": "2026-11-29T16:39:44.456Z",
-                     *       "url": "http://127.0.0.1:36855/lajan/webhooks"
+                     *       "id": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *       "updatedAt": "2026-11-29T17:02:42.721Z",
+                     *       "url": "http://127.0.0.1:38331/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -15029,15 +15349,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T16:39:44.456Z",
+                     *       "createdAt": "2026-11-29T17:02:42.721Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a2282d4248738ab8629a318aa26f88",
-                     *       "updatedAt": "2026-11-29T16:39:44.886Z",
-                     *       "url": "http://127.0.0.1:36855/lajan/webhooks"
+                     *       "id": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *       "updatedAt": "2026-11-29T17:02:43.149Z",
+                     *       "url": "http://127.0.0.1:38331/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -15217,7 +15537,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a2282d4248738ab8629a318aa26f88"
+                     *       "id": "we_01a228424a2172bba1d9fe6e64937fd4"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -15355,229 +15675,229 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:39:44.874Z",
-                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *           "eventId": "evt_01a2282d43ea7058af7159c0211dbc7b",
+                     *           "createdAt": "2030-03-28T13:00:00.000Z",
+                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *           "eventId": "evt_01a228424a3c749b85d19a9a1e689e1a",
+                     *           "eventType": "invoice.reminder_sent",
+                     *           "id": "whd_01a228424a3c749b85d19a9b40ed5a82",
+                     *           "nextAttemptAt": "2030-03-28T13:00:00.000Z",
+                     *           "status": "pending",
+                     *           "updatedAt": "2030-03-28T13:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "attemptCount": 0,
+                     *           "createdAt": "2026-11-29T17:02:43.125Z",
+                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *           "eventId": "evt_01a228424bb5757197b78e2f53a81d35",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a2282d43ea7058af7159c102b0adb3",
-                     *           "nextAttemptAt": "2026-11-29T16:39:44.874Z",
+                     *           "id": "whd_01a228424bb5757197b78e3057f76e0b",
+                     *           "nextAttemptAt": "2026-11-29T17:02:43.125Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:39:44.874Z"
+                     *           "updatedAt": "2026-11-29T17:02:43.125Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:39:44.869Z",
-                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *           "eventId": "evt_01a2282d43e677d8b3bbda1d89b6a000",
+                     *           "createdAt": "2026-11-29T17:02:43.117Z",
+                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *           "eventId": "evt_01a228424bae7058bebd02055f7479f5",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2282d43e677d8b3bbda1e5a5f1af8",
-                     *           "nextAttemptAt": "2026-11-29T16:39:44.869Z",
+                     *           "id": "whd_01a228424bae7058bebd0206e5e4c175",
+                     *           "nextAttemptAt": "2026-11-29T17:02:43.117Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:39:44.869Z"
+                     *           "updatedAt": "2026-11-29T17:02:43.117Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:39:44.868Z",
-                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *           "eventId": "evt_01a2282d43e473ff9b50bbb12accb5ae",
+                     *           "createdAt": "2026-11-29T17:02:43.112Z",
+                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *           "eventId": "evt_01a228424ba9779da476cd27239818bd",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2282d43e573eb9ea526682d0ce7ec",
-                     *           "nextAttemptAt": "2026-11-29T16:39:44.868Z",
+                     *           "id": "whd_01a228424ba9779da476cd28b3cc13d0",
+                     *           "nextAttemptAt": "2026-11-29T17:02:43.112Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:39:44.868Z"
+                     *           "updatedAt": "2026-11-29T17:02:43.112Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:39:44.864Z",
-                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *           "eventId": "evt_01a2282d43e075b48cc2fd38c41b0c31",
+                     *           "createdAt": "2026-11-29T17:02:43.106Z",
+                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *           "eventId": "evt_01a228424ba376748c68a721fd8b2879",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2282d43e075b48cc2fd39bdf36f06",
-                     *           "nextAttemptAt": "2026-11-29T16:39:44.864Z",
+                     *           "id": "whd_01a228424ba376748c68a7220fc10630",
+                     *           "nextAttemptAt": "2026-11-29T17:02:43.106Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:39:44.864Z"
+                     *           "updatedAt": "2026-11-29T17:02:43.106Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:39:44.861Z",
-                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *           "eventId": "evt_01a2282d43de740c8af748a6a226c994",
+                     *           "createdAt": "2026-11-29T17:02:43.103Z",
+                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *           "eventId": "evt_01a228424ba073c8960ead3717eb341c",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2282d43de740c8af748a7edc3433a",
-                     *           "nextAttemptAt": "2026-11-29T16:39:44.861Z",
+                     *           "id": "whd_01a228424ba073c8960ead38a23053aa",
+                     *           "nextAttemptAt": "2026-11-29T17:02:43.103Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:39:44.861Z"
+                     *           "updatedAt": "2026-11-29T17:02:43.103Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:39:44.859Z",
-                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *           "eventId": "evt_01a2282d43db72438c50a1567a02e5d4",
+                     *           "createdAt": "2026-11-29T17:02:43.101Z",
+                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *           "eventId": "evt_01a228424b9d7679a4b5e546a2dd951c",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2282d43db72438c50a1588b76a02c",
-                     *           "nextAttemptAt": "2026-11-29T16:39:44.859Z",
+                     *           "id": "whd_01a228424b9d7679a4b5e5482e345c5e",
+                     *           "nextAttemptAt": "2026-11-29T17:02:43.101Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:39:44.859Z"
+                     *           "updatedAt": "2026-11-29T17:02:43.101Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:39:44.859Z",
-                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *           "eventId": "evt_01a2282d43db72438c50a155ad1877d7",
+                     *           "createdAt": "2026-11-29T17:02:43.101Z",
+                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *           "eventId": "evt_01a228424b9d7679a4b5e545f0afee4f",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a2282d43db72438c50a157c5015453",
-                     *           "nextAttemptAt": "2026-11-29T16:39:44.859Z",
+                     *           "id": "whd_01a228424b9d7679a4b5e547c68f0467",
+                     *           "nextAttemptAt": "2026-11-29T17:02:43.101Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:39:44.859Z"
+                     *           "updatedAt": "2026-11-29T17:02:43.101Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:39:44.853Z",
-                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *           "eventId": "evt_01a2282d43d577c58c543ec73e9454ff",
+                     *           "createdAt": "2026-11-29T17:02:43.100Z",
+                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *           "eventId": "evt_01a228424b9c70599ccbb16e43e9c7e7",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a2282d43d577c58c543ec8aa6b1dc8",
-                     *           "nextAttemptAt": "2026-11-29T16:39:44.853Z",
+                     *           "id": "whd_01a228424b9d7679a4b5e544f5cd5970",
+                     *           "nextAttemptAt": "2026-11-29T17:02:43.100Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:39:44.853Z"
+                     *           "updatedAt": "2026-11-29T17:02:43.100Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:39:44.849Z",
-                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *           "eventId": "evt_01a2282d43d273b4b91a65721827bc61",
+                     *           "createdAt": "2026-11-29T17:02:43.096Z",
+                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *           "eventId": "evt_01a228424b9976aba38d490f54d845ae",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2282d43d273b4b91a6574825f3ff6",
-                     *           "nextAttemptAt": "2026-11-29T16:39:44.849Z",
+                     *           "id": "whd_01a228424b9976aba38d4911c04e20cf",
+                     *           "nextAttemptAt": "2026-11-29T17:02:43.096Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:39:44.849Z"
+                     *           "updatedAt": "2026-11-29T17:02:43.096Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:39:44.849Z",
-                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *           "eventId": "evt_01a2282d43d273b4b91a6571b091f24f",
+                     *           "createdAt": "2026-11-29T17:02:43.096Z",
+                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *           "eventId": "evt_01a228424b9976aba38d490e74bbb7f5",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2282d43d273b4b91a65731bf59ae0",
-                     *           "nextAttemptAt": "2026-11-29T16:39:44.849Z",
+                     *           "id": "whd_01a228424b9976aba38d4910d65bb48c",
+                     *           "nextAttemptAt": "2026-11-29T17:02:43.096Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:39:44.849Z"
+                     *           "updatedAt": "2026-11-29T17:02:43.096Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:39:44.848Z",
-                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *           "eventId": "evt_01a2282d43d0769197c619bacd351263",
+                     *           "createdAt": "2026-11-29T17:02:43.094Z",
+                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *           "eventId": "evt_01a228424b97747087013138c6c72778",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2282d43d0769197c619bc53a80efc",
-                     *           "nextAttemptAt": "2026-11-29T16:39:44.848Z",
+                     *           "id": "whd_01a228424b9774708701313a54fbd4ea",
+                     *           "nextAttemptAt": "2026-11-29T17:02:43.094Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:39:44.848Z"
+                     *           "updatedAt": "2026-11-29T17:02:43.094Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:39:44.848Z",
-                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *           "eventId": "evt_01a2282d43d0769197c619b99563bbab",
+                     *           "createdAt": "2026-11-29T17:02:43.094Z",
+                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *           "eventId": "evt_01a228424b977470870131379625aad7",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2282d43d0769197c619bb9c4980d0",
-                     *           "nextAttemptAt": "2026-11-29T16:39:44.848Z",
+                     *           "id": "whd_01a228424b97747087013139dbe8a1bb",
+                     *           "nextAttemptAt": "2026-11-29T17:02:43.094Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:39:44.848Z"
+                     *           "updatedAt": "2026-11-29T17:02:43.094Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:39:44.843Z",
-                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *           "eventId": "evt_01a2282d43cc7730942ab33d928ccc96",
+                     *           "createdAt": "2026-11-29T17:02:43.090Z",
+                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *           "eventId": "evt_01a228424b927791a72ce8362466dac2",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a2282d43cc7730942ab33e1973f613",
-                     *           "nextAttemptAt": "2026-11-29T16:39:44.843Z",
+                     *           "id": "whd_01a228424b927791a72ce837182d0bb4",
+                     *           "nextAttemptAt": "2026-11-29T17:02:43.090Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:39:44.843Z"
+                     *           "updatedAt": "2026-11-29T17:02:43.090Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:39:44.843Z",
-                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *           "eventId": "evt_01a2282d43cb73fcab13b7c92f081128",
+                     *           "createdAt": "2026-11-29T17:02:43.089Z",
+                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *           "eventId": "evt_01a228424b91749896ff4eaea1c3d63f",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2282d43cb73fcab13b7cadf7d6f7d",
-                     *           "nextAttemptAt": "2026-11-29T16:39:44.843Z",
+                     *           "id": "whd_01a228424b91749896ff4eaf9cd64fc4",
+                     *           "nextAttemptAt": "2026-11-29T17:02:43.089Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:39:44.843Z"
+                     *           "updatedAt": "2026-11-29T17:02:43.089Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:39:44.841Z",
-                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *           "eventId": "evt_01a2282d43ca766b96a35c133231ceb9",
+                     *           "createdAt": "2026-11-29T17:02:43.087Z",
+                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *           "eventId": "evt_01a228424b8f74378f38119523ae48d5",
                      *           "eventType": "payout.canceled",
-                     *           "id": "whd_01a2282d43ca766b96a35c1445400aa7",
-                     *           "nextAttemptAt": "2026-11-29T16:39:44.841Z",
+                     *           "id": "whd_01a228424b8f74378f3811963fef0b19",
+                     *           "nextAttemptAt": "2026-11-29T17:02:43.087Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:39:44.841Z"
+                     *           "updatedAt": "2026-11-29T17:02:43.087Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:39:44.618Z",
-                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *           "eventId": "evt_01a2282d42eb726980f5bebbaaf77d58",
+                     *           "createdAt": "2026-11-29T17:02:42.858Z",
+                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *           "eventId": "evt_01a228424aab7139a62df06ac9dc96b5",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2282d42eb726980f5bebc7626d34b",
-                     *           "nextAttemptAt": "2026-11-29T16:39:44.618Z",
+                     *           "id": "whd_01a228424aab7139a62df06bb168ee86",
+                     *           "nextAttemptAt": "2026-11-29T17:02:42.858Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:39:44.618Z"
+                     *           "updatedAt": "2026-11-29T17:02:42.858Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:39:44.615Z",
-                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *           "eventId": "evt_01a2282d42e77553bca64159b9bdf068",
+                     *           "createdAt": "2026-11-29T17:02:42.857Z",
+                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *           "eventId": "evt_01a228424aaa77548a088d3254433077",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2282d42e77553bca6415a1af8fe01",
-                     *           "nextAttemptAt": "2026-11-29T16:39:44.615Z",
+                     *           "id": "whd_01a228424aaa77548a088d33fd910542",
+                     *           "nextAttemptAt": "2026-11-29T17:02:42.857Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:39:44.615Z"
+                     *           "updatedAt": "2026-11-29T17:02:42.857Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:39:44.559Z",
-                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *           "eventId": "evt_01a2282d42af74049971a45cdf3716d4",
+                     *           "createdAt": "2026-11-29T17:02:42.808Z",
+                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *           "eventId": "evt_01a228424a787294b89ed76116ea4ed5",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a2282d42af74049971a45df18d5905",
-                     *           "nextAttemptAt": "2026-11-29T16:39:44.559Z",
+                     *           "id": "whd_01a228424a787294b89ed762207dcbb7",
+                     *           "nextAttemptAt": "2026-11-29T17:02:42.808Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:39:44.559Z"
+                     *           "updatedAt": "2026-11-29T17:02:42.808Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:39:44.556Z",
-                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *           "eventId": "evt_01a2282d42ad7131910fa82536ee4a56",
+                     *           "createdAt": "2026-11-29T17:02:42.807Z",
+                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *           "eventId": "evt_01a228424a77776f8c7360a58ccaa583",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a2282d42ad7131910fa8269e8f09aa",
-                     *           "nextAttemptAt": "2026-11-29T16:39:44.556Z",
+                     *           "id": "whd_01a228424a77776f8c7360a6de621b64",
+                     *           "nextAttemptAt": "2026-11-29T17:02:42.807Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:39:44.556Z"
-                     *         },
-                     *         {
-                     *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T16:39:44.553Z",
-                     *           "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *           "eventId": "evt_01a2282d42a9717a8140b30502ff8a53",
-                     *           "eventType": "payout.retried",
-                     *           "id": "whd_01a2282d42a9717a8140b306fe669979",
-                     *           "nextAttemptAt": "2026-11-29T16:39:44.553Z",
-                     *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T16:39:44.553Z"
+                     *           "updatedAt": "2026-11-29T17:02:42.807Z"
                      *         }
                      *       ],
                      *       "pagination": {
                      *         "limit": 20,
                      *         "page": 1,
-                     *         "total": 38,
+                     *         "total": 39,
                      *         "totalPages": 2
                      *       }
                      *     }
@@ -15710,14 +16030,14 @@ export interface operations {
                      * @example {
                      *       "attemptCount": 0,
                      *       "attempts": [],
-                     *       "createdAt": "2026-11-29T16:39:44.874Z",
-                     *       "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *       "eventId": "evt_01a2282d43ea7058af7159c0211dbc7b",
-                     *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2282d43ea7058af7159c102b0adb3",
-                     *       "nextAttemptAt": "2026-11-29T16:39:44.881Z",
+                     *       "createdAt": "2030-03-28T13:00:00.000Z",
+                     *       "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *       "eventId": "evt_01a228424a3c749b85d19a9a1e689e1a",
+                     *       "eventType": "invoice.reminder_sent",
+                     *       "id": "whd_01a228424a3c749b85d19a9b40ed5a82",
+                     *       "nextAttemptAt": "2026-11-29T17:02:43.139Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T16:39:44.881Z"
+                     *       "updatedAt": "2026-11-29T17:02:43.139Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -15834,14 +16154,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T16:39:44.874Z",
-                     *       "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *       "eventId": "evt_01a2282d43ea7058af7159c0211dbc7b",
-                     *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2282d43ea7058af7159c102b0adb3",
-                     *       "nextAttemptAt": "2026-11-29T16:39:44.881Z",
+                     *       "createdAt": "2030-03-28T13:00:00.000Z",
+                     *       "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *       "eventId": "evt_01a228424a3c749b85d19a9a1e689e1a",
+                     *       "eventType": "invoice.reminder_sent",
+                     *       "id": "whd_01a228424a3c749b85d19a9b40ed5a82",
+                     *       "nextAttemptAt": "2026-11-29T17:02:43.139Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T16:39:44.881Z"
+                     *       "updatedAt": "2026-11-29T17:02:43.139Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -16018,7 +16338,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-29T15:39:44.885Z"
+                 *       "since": "2026-11-29T16:02:43.146Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -16233,17 +16553,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T16:39:44.456Z",
+                     *       "createdAt": "2026-11-29T17:02:42.721Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a2282d4248738ab8629a318aa26f88",
-                     *       "secret": "whsec_YBx0/8HWTwwzkcErXUxgeTZJ1DfiLeAsDMUol1SbuiY=",
-                     *       "updatedAt": "2026-11-29T16:39:44.885Z",
-                     *       "url": "http://127.0.0.1:36855/lajan/webhooks"
+                     *       "id": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *       "secret": "whsec_PWCvDvp21gSZXpTM3I23ZKHg7W9nJ7ciGpB6snou9Sk=",
+                     *       "updatedAt": "2026-11-29T17:02:43.147Z",
+                     *       "url": "http://127.0.0.1:38331/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -16427,14 +16747,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T16:39:44.874Z",
-                     *       "endpointId": "we_01a2282d4248738ab8629a318aa26f88",
-                     *       "eventId": "evt_01a2282d43ea7058af7159c0211dbc7b",
+                     *       "createdAt": "2026-11-29T17:02:43.125Z",
+                     *       "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
+                     *       "eventId": "evt_01a228424bb5757197b78e2f53a81d35",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a2282d43ea7058af7159c102b0adb3",
-                     *       "nextAttemptAt": "2026-11-29T16:39:44.874Z",
+                     *       "id": "whd_01a228424bb5757197b78e3057f76e0b",
+                     *       "nextAttemptAt": "2026-11-29T17:02:43.125Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T16:39:44.874Z"
+                     *       "updatedAt": "2026-11-29T17:02:43.125Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];

@@ -35,7 +35,7 @@ pub struct MessageFilters {
     #[serde(rename = "invoiceId")]
     #[param(rename = "invoiceId", pattern = "^inv_[0-9a-f]{32}$")]
     pub invoice_id: Option<String>,
-    /// The messages about this client (without an invoice).
+    /// The messages to this client: invoice sends, reminders, receipts and invitations.
     #[serde(rename = "clientId")]
     #[param(rename = "clientId", pattern = "^cli_[0-9a-f]{32}$")]
     pub client_id: Option<String>,

@@ -1,5 +1,6 @@
-//! Sandbox tools (sandbox keys only): simulate a customer's payment to a payment intent, and
-//! read the messages a sandbox `send` would have delivered.
+//! Sandbox tools (sandbox keys only): simulate a customer's payment to a payment intent, read
+//! the messages a sandbox `send` would have delivered, and run an invoice's reminders at a
+//! chosen time.
 
 use super::common::{IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use super::messages::{MessageList, MessageView};
@@ -17,6 +18,7 @@ use lajan_domain::Timestamp;
 use lajan_domain::hex::encode as hex;
 use lajan_domain::money::parse_amount;
 use lajan_services::sandbox::{Balances, sandbox_only};
+use lajan_services::views::messages::ReminderView;
 use lajan_services::views::money;
 
 use serde::{Deserialize, Serialize};
@@ -29,6 +31,43 @@ pub fn routes() -> Router<AppState> {
         .route("/sandbox/messages", get(messages))
         .route("/sandbox/balances", get(balances))
         .route("/sandbox/balances/top-up", post(top_up))
+        .route("/sandbox/invoices/{id}/remind", post(remind))
+}
+
+/// The instant to run an invoice's reminder schedule at.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RemindAt {
+    /// RFC 3339, e.g. three days after an instalment's due date at the organization's
+    /// `timeOfDay`.
+    #[schema(example = "2027-02-03T14:00:00Z", format = DateTime)]
+    pub at: String,
+}
+
+/// The reminders a run sent.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RemindersSent {
+    pub reminders: Vec<ReminderView>,
+}
+
+#[utoipa::path(post, operation_id = "remindSandboxInvoice", path = "/v1/sandbox/invoices/{id}/remind", tag = "Sandbox", params(("id" = String, Path, description = "inv_..."), IdempotencyKeyHeader),
+    description = "Runs a sandbox invoice's reminder schedule as if it were `at` (the invoice's test clock), so a reminder days away can be read now: it sends what the worker would send then (none when nothing is due, already sent, paid, or the client opted out), with `invoice.reminder_sent` and the messages in `GET /v1/sandbox/messages`. The worker then looks at the invoice again after `at`. Needs a sandbox key with scope `invoices:write` (or `*`).",
+    request_body = RemindAt,
+    responses((status = 200, body = RemindersSent), (status = 400, body = ErrorBody, description = "validation_error: at"),
+        (status = 403, body = ErrorBody, description = "a live key, or a key without invoices:write"), (status = 404, body = ErrorBody)))]
+pub async fn remind(
+    auth: Authed<InvoicesWrite>,
+    State(state): State<AppState>,
+    // Each reminder is sent once whatever the key; a retry with it answers the first run.
+    _idempotency: Idempotency,
+    ResourceId(id): ResourceId,
+    ApiJson(body): ApiJson<RemindAt>,
+) -> ApiResult<Json<RemindersSent>> {
+    let at = Timestamp::parse_rfc3339(&body.at)
+        .map_err(|e| ApiError::validation(vec![lajan_domain::FieldError::new("at", e)]))?;
+    let sent = state.services.remind_sandbox_invoice(auth.tenant(), &id, at).await?;
+    let reminders = sent.iter().map(|s| ReminderView::of(&s.reminder, &s.messages)).collect();
+    Ok(Json(RemindersSent { reminders }))
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]

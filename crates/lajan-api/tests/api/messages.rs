@@ -33,6 +33,8 @@ api_test!(every_message_is_a_record_with_its_status_live_and_sandbox, |app| {
     let one = get(app, &key, &format!("/v1/messages/{}", sms["data"][0]["id"].as_str().unwrap())).await;
     assert_eq!((&one["channel"], &one["to"]), (&json!("sms"), &client["phoneNumber"]));
     assert_eq!(get(app, &key, "/v1/messages?status=failed").await["pagination"]["total"], 0);
+    let theirs = get(app, &key, &format!("/v1/messages?clientId={}", client["id"].as_str().unwrap())).await;
+    assert_eq!(theirs["data"], listed["data"], "a client's messages are their invoices' too");
     let sandbox = get(app, &key, "/v1/sandbox/messages").await;
     assert_eq!(sandbox["data"], listed["data"], "the sandbox list is the same list");
 

@@ -144,6 +144,8 @@ async fn call_everything(r: &mut Recorder<'_>, receiver: &WebhookReceiver) {
     let messages = r.get("/v1/sandbox/messages", &[]).await;
     r.get("/v1/messages", &[]).await;
     r.get("/v1/messages/{id}", &[&id(&messages["data"][0])]).await;
+    // Three days before the due date, 09:00 in Port-au-Prince.
+    r.post("/v1/sandbox/invoices/{id}/remind", &[&inv], json!({ "at": "2030-03-28T13:00:00Z" })).await;
     let intent = invoice["paymentLink"]["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
     r.post("/v1/sandbox/payment-intents/{id}/pay", &[&intent], json!({})).await;
     app.workers().apply_payments_once().await.unwrap();

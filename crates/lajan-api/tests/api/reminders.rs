@@ -151,3 +151,33 @@ api_test!(a_payment_gets_one_receipt_in_the_clients_language_with_what_is_left, 
     assert_eq!(app.workers().send_receipts_once(Timestamp::now()).await.unwrap(), 0);
     assert_eq!(receipts().await.len(), 1);
 });
+
+api_test!(the_sandbox_runs_an_invoices_reminders_at_a_chosen_time, |app| {
+    let client = app.reachable_client().await;
+    let invoice =
+        app.invoice(client["id"].as_str().unwrap(), json!({ "dueDate": "2030-01-31", "sendImmediately": true })).await;
+    let path = format!("/v1/sandbox/invoices/{}/remind", invoice["id"].as_str().unwrap());
+    let run = async |at: &str| app.post(&path, &json!({ "at": at })).await;
+    // Three days after the due date, 09:00 UTC: the day-3 reminder, by email and SMS.
+    let r = run("2030-02-03T09:00:00Z").await;
+    assert_eq!(r.status(), 200);
+    let sent: Value = r.json().await.unwrap();
+    assert_eq!(
+        (sent["reminders"][0]["offsetDays"].as_i64(), sent["reminders"][0]["amountDue"].as_str()),
+        (Some(3), Some("100.00"))
+    );
+    assert_eq!(sent["reminders"][0]["messages"].as_array().unwrap().len(), 2);
+    let again: Value = run("2030-02-03T10:00:00Z").await.json().await.unwrap();
+    assert_eq!(again["reminders"], json!([]), "sent once");
+    lajan_testkit::expect_error(run("soon").await, 400, "validation_error").await;
+    let missing = app
+        .post(
+            "/v1/sandbox/invoices/inv_00000000000000000000000000000000/remind",
+            &json!({ "at": "2030-02-03T09:00:00Z" }),
+        )
+        .await;
+    lajan_testkit::expect_error(missing, 404, "not_found").await;
+    let live = app.key(None, lajan_domain::Environment::Live, &["*"]).await;
+    let r = app.send_json_with(&live, reqwest::Method::POST, &path, &json!({ "at": "2030-02-03T09:00:00Z" })).await;
+    lajan_testkit::expect_error(r, 403, "forbidden").await;
+});

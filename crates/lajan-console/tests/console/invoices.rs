@@ -329,3 +329,33 @@ api_test!(a_maker_plans_instalments_and_applies_the_credit_balance_from_the_form
     assert_eq!((&edited["installments"], &edited["dueDate"]), (&json!([]), &json!("2030-03-31")));
     assert_eq!(edited["applyCreditBalance"], false, "the box left unticked");
 });
+
+api_test!(a_clerk_reads_an_invoices_and_a_clients_messages_with_their_status, |app| {
+    user(app, None, "viewer@example.ht", Role::Viewer).await;
+    let client = app.reachable_client().await;
+    let client_id = client["id"].as_str().unwrap();
+    let sent = app.invoice(client_id, json!({ "sendImmediately": true })).await;
+    let id = sent["id"].as_str().unwrap();
+    // A text to the sandbox's failing number, for a failed message and its reason.
+    let refused = json!({ "firstName": "Paul", "lastName": "Michel",
+                          "phoneNumber": lajan_domain::message::SANDBOX_FAILING_PHONE });
+    let refused: Value = app.post("/v1/clients", &refused).await.json().await.unwrap();
+    app.invoice(refused["id"].as_str().unwrap(), json!({ "sendImmediately": true })).await;
+    let browser = Browser::signed_in(app, "viewer@example.ht").await;
+
+    let page = browser.get(&format!("/console/invoices/{id}")).await.text().await.unwrap();
+    let at = page.find("id=\"invoice-messages\"").unwrap_or_else(|| panic!("no messages on {page}"));
+    let table = &page[at..page[at..].find("</table>").unwrap() + at];
+    assert_eq!(table.matches("class=\"message-delivered\"").count(), 2, "email and SMS: {table}");
+    assert!(table.contains(client["phoneNumber"].as_str().unwrap()) && table.contains("marie@example.ht"), "{table}");
+
+    let theirs = browser.get(&format!("/console/messages?client={client_id}")).await.text().await.unwrap();
+    assert_eq!(theirs.matches("class=\"message-delivered\"").count(), 2, "{theirs}");
+    let failed = browser.get("/console/messages?status=failed").await.text().await.unwrap();
+    assert_eq!(failed.matches("class=\"message-failed\"").count(), 1, "{failed}");
+    assert!(failed.contains("21211") && !failed.contains("message-delivered"), "{failed}");
+    let clients = browser.get("/console/clients").await.text().await.unwrap();
+    assert!(clients.contains(&format!("/console/messages?client={client_id}")), "{clients}");
+    let bad = browser.get("/console/messages?channel=pigeon").await;
+    assert_eq!(bad.status(), 400);
+});

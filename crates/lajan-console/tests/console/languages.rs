@@ -217,6 +217,7 @@ api_test!(french_and_creole_pages_hold_no_english, |app| {
         "/console/disbursements/new".into(),
         "/console/clients".into(),
         "/console/events".into(),
+        "/console/messages".into(),
         "/console/keys".into(),
         "/console/users".into(),
         "/console/audit".into(),

@@ -14,8 +14,8 @@ pub struct MessageView {
     pub id: String,
     /// The invoice it is about (its send), when it is about one.
     pub invoice_id: Option<String>,
-    /// The client it is about, when it is about one without an invoice (an invitation to
-    /// register a wallet, a registration code).
+    /// The client it went to (every message but a registration code to a phone not yet a
+    /// client's has one).
     pub client_id: Option<String>,
     /// What it says: `invoice`, `invitation` or `registration_code`.
     #[schema(example = "invoice")]

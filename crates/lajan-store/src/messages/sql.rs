@@ -83,15 +83,17 @@ async fn send_in(
     };
     let mut queued = Vec::with_capacity(messages.len());
     for m in &messages {
-        queued.push(insert_message(tx, tenant, m, MessageAbout::Invoice(id), at, sending.message_event).await?);
+        let about = MessageAbout::Invoice(id, &detail.client.id);
+        queued.push(insert_message(tx, tenant, m, about, at, sending.message_event).await?);
     }
     Ok((detail, queued))
 }
 
-/// What a message is about: the invoice it sends, or the client it invites.
+/// What a message is about: an invoice (and the client it went to), or a client alone (an
+/// invitation).
 #[derive(Clone, Copy)]
 enum MessageAbout<'a> {
-    Invoice(&'a str),
+    Invoice(&'a str, &'a str),
     Client(&'a str),
 }
 
@@ -115,7 +117,7 @@ async fn insert_message(
         (status, sent.then(|| format!("sandbox_{}", m.id)), sent.then_some(at.as_millis()), error)
     };
     let (invoice_id, client_id) = match about {
-        MessageAbout::Invoice(id) => (Some(id), None),
+        MessageAbout::Invoice(id, client_id) => (Some(id), Some(client_id)),
         MessageAbout::Client(id) => (None, Some(id)),
     };
     let row = query(concat!(

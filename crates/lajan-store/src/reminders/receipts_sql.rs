@@ -50,7 +50,7 @@ impl ThisStore {
         if payment.reversal.is_none() {
             let detail = read_invoice(&mut *tx, tenant, &payment.invoice_id).await?.ok_or(StoreError::NotFound)?;
             for m in &render(&detail, &payment) {
-                let about = MessageAbout::Invoice(&payment.invoice_id);
+                let about = MessageAbout::Invoice(&payment.invoice_id, &detail.client.id);
                 queued.push(insert_message(&mut tx, tenant, m, about, at, message_event).await?);
             }
         }

@@ -67,7 +67,8 @@ impl ReminderStore for ThisStore {
             .await?;
             let mut queued = Vec::with_capacity(messages.len());
             for m in &messages {
-                queued.push(insert_message(&mut tx, tenant, m, MessageAbout::Invoice(id), at, reminding.message_event).await?);
+                let about = MessageAbout::Invoice(id, &detail.client.id);
+                queued.push(insert_message(&mut tx, tenant, m, about, at, reminding.message_event).await?);
             }
             let sent = SentReminder { reminder, messages: queued };
             insert_event(&mut tx, tenant, at, &(reminding.event)(&detail, &sent)).await?;

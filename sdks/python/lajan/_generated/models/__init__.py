@@ -132,8 +132,10 @@ from .recover_deliveries import RecoverDeliveries
 from .recovered import Recovered
 from .reject_disbursement import RejectDisbursement
 from .reject_payout import RejectPayout
+from .remind_at import RemindAt
 from .reminder_view import ReminderView
 from .reminders_request import RemindersRequest
+from .reminders_sent import RemindersSent
 from .reminders_view import RemindersView
 from .reverse_payment import ReversePayment
 from .sandbox_payment_view import SandboxPaymentView
@@ -282,8 +284,10 @@ __all__ = (
     "Recovered",
     "RejectDisbursement",
     "RejectPayout",
+    "RemindAt",
     "ReminderView",
     "RemindersRequest",
+    "RemindersSent",
     "RemindersView",
     "ReversePayment",
     "SandboxPaymentView",

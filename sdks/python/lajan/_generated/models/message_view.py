@@ -32,9 +32,9 @@ class MessageView:
         text (str):
         to (str): The phone number or email address.
         updated_at (datetime.datetime): When its status last moved.
-        client_id (None | str | Unset): The client it is about, when it is about one without an invoice (an invitation
-            to
-            register a wallet, a registration code).
+        client_id (None | str | Unset): The client it went to (every message but a registration code to a phone not yet
+            a
+            client's has one).
         failure_reason (None | str | Unset): Why the last attempt failed, in the provider's words.
         html (None | str | Unset):
         invoice_id (None | str | Unset): The invoice it is about (its send), when it is about one.
