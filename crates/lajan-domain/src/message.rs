@@ -7,7 +7,7 @@ use crate::{Tenant, Timestamp};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewMessage {
     pub id: String,
-    /// What it says: `invoice`, `invitation`, `registration_code`.
+    /// What it says: `invoice`, `reminder`, `receipt`, `invitation`, `registration_code`.
     pub template: &'static str,
     /// The language it is written in (`en`, `fr`, `ht`).
     pub language: String,

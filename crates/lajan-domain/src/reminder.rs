@@ -66,6 +66,10 @@ impl ReminderSettings {
     pub fn updated(&self, input: ReminderSettingsInput, errors: &mut FieldErrors) -> ReminderSettings {
         let mut next = self.clone();
         if let Some(days) = input.offset_days {
+            // Counted as given, as the document's maxItems counts them: a repeat is no excuse.
+            if days.len() > MAX_OFFSETS {
+                errors.add("reminders.offsetDays", format!("must hold at most {MAX_OFFSETS} days"));
+            }
             let mut offsets = Vec::with_capacity(days.len());
             for (i, d) in days.iter().enumerate() {
                 match i32::try_from(*d).ok().filter(|d| OFFSET_DAYS.contains(d)) {
@@ -78,9 +82,6 @@ impl ReminderSettings {
             }
             offsets.sort_unstable();
             offsets.dedup();
-            if offsets.len() > MAX_OFFSETS {
-                errors.add("reminders.offsetDays", format!("must hold at most {MAX_OFFSETS} days"));
-            }
             next.offset_days = offsets;
         }
         if let Some(names) = input.channels {
@@ -280,5 +281,10 @@ mod tests {
         assert_eq!(fields, ["reminders.offsetDays[3]", "reminders.channels[1]", "reminders.timeOfDay"]);
         assert_eq!(next.offset_days, [-3, 7]);
         assert_eq!(parse_time_of_day("18:30").map(time_of_day_text), Ok("18:30".to_owned()));
+        let mut errors = FieldErrors::new();
+        let repeats = ReminderSettingsInput { offset_days: Some(vec![0; MAX_OFFSETS + 1]), ..Default::default() };
+        ReminderSettings::default().updated(repeats, &mut errors);
+        let fields: Vec<String> = errors.finish().unwrap_err().details.into_iter().map(|d| d.field).collect();
+        assert_eq!(fields, ["reminders.offsetDays"], "counted as given, as the document counts them");
     }
 }

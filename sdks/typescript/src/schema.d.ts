@@ -2896,7 +2896,7 @@ export interface components {
             status: "queued" | "sent" | "delivered" | "failed" | "undeliverable";
             subject?: string | null;
             /**
-             * @description What it says: `invoice`, `invitation` or `registration_code`.
+             * @description What it says: `invoice`, `reminder`, `receipt`, `invitation` or `registration_code`.
              * @example invoice
              */
             template: string;

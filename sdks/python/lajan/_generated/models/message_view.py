@@ -28,7 +28,8 @@ class MessageView:
             `failed`
             (see `failureReason`) or `undeliverable`; it only moves forward. A sandbox message is
             never handed to a provider: it is `delivered` at once, simulated. Example: sent.
-        template (str): What it says: `invoice`, `invitation` or `registration_code`. Example: invoice.
+        template (str): What it says: `invoice`, `reminder`, `receipt`, `invitation` or `registration_code`. Example:
+            invoice.
         text (str):
         to (str): The phone number or email address.
         updated_at (datetime.datetime): When its status last moved.
