@@ -67,6 +67,19 @@ enum Command {
         #[arg(long, default_value_t = 16)]
         concurrency: usize,
     },
+    /// Adds `--clients` clients (each with its `client.created` event) to the organization a
+    /// `seed` wrote into `--out`, numbered on from those it has, and appends their ids to its
+    /// `client_ids`: the scale step grows one organization from 10,000 rows to a million.
+    Grow {
+        #[arg(long)]
+        database_url: String,
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long)]
+        clients: usize,
+        #[arg(long, default_value_t = 16)]
+        concurrency: usize,
+    },
     /// Writes 4 KiB and fdatasyncs it, over and over, in `--dir`; prints syncs per second.
     Fsync {
         #[arg(long)]
@@ -136,6 +149,10 @@ async fn main() -> anyhow::Result<()> {
             let store = lajan_store::open(&database_url).await.context("opening the database")?;
             store.migrate().await?;
             seed(store, &out, Counts { clients, invoices, payouts, approved }, concurrency.max(1)).await
+        }
+        Command::Grow { database_url, out, clients, concurrency } => {
+            let store = lajan_store::open(&database_url).await.context("opening the database")?;
+            grow(store, &out, clients, concurrency.max(1)).await
         }
         Command::Fsync { dir, secs } => fsync(&dir, secs),
         Command::Drain { base, key, expect, baseline, timeout_secs } => {
@@ -226,6 +243,53 @@ async fn bench_org(store: &dyn Store) -> anyhow::Result<Organization> {
     Ok(org)
 }
 
+/// Clients numbered `from..from + n` (named `Client{i}`, emailed `client{i}@example.ht`, so a
+/// search can find one or all), each created with its event; their ids.
+async fn seed_clients(
+    store: Arc<dyn Store>,
+    tenant: &Tenant,
+    from: usize,
+    n: usize,
+    concurrency: usize,
+) -> anyhow::Result<Vec<String>> {
+    let tenant = tenant.clone();
+    run_all(n, concurrency, &bar(n, "clients"), move |i| {
+        let (store, tenant, i) = (store.clone(), tenant.clone(), from + i);
+        async move {
+            let now = Timestamp::now();
+            let client = Client {
+                id: IdKind::Client.generate(),
+                first_name: format!("Client{i}"),
+                last_name: "Bench".into(),
+                email: Some(format!("client{i}@example.ht")),
+                phone_number: None,
+                wallet_account_id: Some(WALLET.into()),
+                wallet_memo: None,
+                language: Language::Ht,
+                reminders_enabled: true,
+                verification: None,
+                created_at: now,
+                updated_at: now,
+                archived_at: None,
+            };
+            let event = NewEvent { event_type: "client.created", object: serde_json::json!({ "id": client.id }) };
+            store.create_client(&tenant, &client, &event, None).await?;
+            Ok(client.id)
+        }
+    })
+    .await
+}
+
+async fn grow(store: Arc<dyn Store>, out: &std::path::Path, n: usize, concurrency: usize) -> anyhow::Result<()> {
+    let org = std::fs::read_to_string(out.join("org"))?;
+    let tenant = Tenant::new(org.trim().to_owned(), Environment::Test);
+    let ids_file = out.join("client_ids");
+    let mut ids: Vec<String> = std::fs::read_to_string(&ids_file)?.lines().map(str::to_owned).collect();
+    ids.extend(seed_clients(store, &tenant, ids.len(), n, concurrency).await?);
+    std::fs::write(ids_file, ids.join("\n"))?;
+    Ok(())
+}
+
 async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurrency: usize) -> anyhow::Result<()> {
     std::fs::create_dir_all(out)?;
     let org = bench_org(store.as_ref()).await?;
@@ -236,34 +300,7 @@ async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurren
     std::fs::write(out.join("org"), &org.id)?;
     std::fs::write(out.join("key_id"), &key.key.id)?;
 
-    let clients = {
-        let (store, tenant) = (store.clone(), tenant.clone());
-        run_all(n.clients, concurrency, &bar(n.clients, "clients"), move |i| {
-            let (store, tenant) = (store.clone(), tenant.clone());
-            async move {
-                let now = Timestamp::now();
-                let client = Client {
-                    id: IdKind::Client.generate(),
-                    first_name: format!("Client{i}"),
-                    last_name: "Bench".into(),
-                    email: Some(format!("client{i}@example.ht")),
-                    phone_number: None,
-                    wallet_account_id: Some(WALLET.into()),
-                    wallet_memo: None,
-                    language: Language::Ht,
-                    reminders_enabled: true,
-                    verification: None,
-                    created_at: now,
-                    updated_at: now,
-                    archived_at: None,
-                };
-                let event = NewEvent { event_type: "client.created", object: serde_json::json!({ "id": client.id }) };
-                store.create_client(&tenant, &client, &event, None).await?;
-                Ok(client.id)
-            }
-        })
-        .await?
-    };
+    let clients = seed_clients(store.clone(), &tenant, 0, n.clients, concurrency).await?;
     std::fs::write(out.join("client_ids"), clients.join("\n"))?;
     let clients = Arc::new(clients);
 
