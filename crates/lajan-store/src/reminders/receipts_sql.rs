@@ -4,26 +4,6 @@
 use crate::reminders::ReceiptFor;
 
 impl ThisStore {
-    async fn claim_receipts_in(&self, now: Timestamp, lease_ms: i64, limit: i64) -> StoreResult<Vec<(Tenant, String)>> {
-        let mut tx = self.begin_write().await?;
-        let rows = query(concat!(
-            "UPDATE invoice_payments SET receipt_due_at = $1
-             WHERE id IN (SELECT id FROM invoice_payments WHERE receipt_due_at <= $2
-                          ORDER BY receipt_due_at, id LIMIT $3",
-            skip_locked!(),
-            ") RETURNING id, org_id, env"
-        ))
-        .bind(now.as_millis() + lease_ms)
-        .bind(now.as_millis())
-        .bind(limit)
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        rows.iter()
-            .map(|row| Ok((Tenant::new(row.try_get::<String, _>("org_id")?, env_of(row)?), row.try_get("id")?)))
-            .collect()
-    }
-
     async fn send_receipt_in(
         &self,
         tenant: &Tenant,

@@ -4,26 +4,35 @@
 use crate::reminders::{ReminderStore, Reminding, SentReminder};
 use lajan_domain::reminder::ReminderKey;
 
+impl ThisStore {
+    /// Runs `claim`, an `UPDATE` that moves the due time of up to `$3` rows due by `$2` to `$1`
+    /// and returns their `id, org_id, env`: the rows, leased `lease_ms` from `now`.
+    async fn claim_due(&self, claim: &str, now: Timestamp, lease_ms: i64, limit: i64) -> StoreResult<Vec<(Tenant, String)>> {
+        let mut tx = self.begin_write().await?;
+        let rows = query(claim)
+            .bind(now.as_millis() + lease_ms)
+            .bind(now.as_millis())
+            .bind(limit)
+            .fetch_all(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        rows.iter()
+            .map(|row| Ok((Tenant::new(row.try_get::<String, _>("org_id")?, env_of(row)?), row.try_get("id")?)))
+            .collect()
+    }
+}
+
 #[async_trait]
 impl ReminderStore for ThisStore {
     async fn claim_reminders(&self, now: Timestamp, lease_ms: i64, limit: i64) -> StoreResult<Vec<(Tenant, String)>> {
-        let mut tx = self.begin_write().await?;
-        let rows = query(concat!(
+        let claim = concat!(
             "UPDATE invoices SET next_reminder_at = $1
              WHERE id IN (SELECT id FROM invoices WHERE next_reminder_at <= $2
                           ORDER BY next_reminder_at, id LIMIT $3",
             skip_locked!(),
             ") RETURNING id, org_id, env"
-        ))
-        .bind(now.as_millis() + lease_ms)
-        .bind(now.as_millis())
-        .bind(limit)
-        .fetch_all(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        rows.iter()
-            .map(|row| Ok((Tenant::new(row.try_get::<String, _>("org_id")?, env_of(row)?), row.try_get("id")?)))
-            .collect()
+        );
+        self.claim_due(claim, now, lease_ms, limit).await
     }
 
     async fn remind_invoice(
@@ -86,7 +95,14 @@ impl ReminderStore for ThisStore {
     }
 
     async fn claim_receipts(&self, now: Timestamp, lease_ms: i64, limit: i64) -> StoreResult<Vec<(Tenant, String)>> {
-        self.claim_receipts_in(now, lease_ms, limit).await
+        let claim = concat!(
+            "UPDATE invoice_payments SET receipt_due_at = $1
+             WHERE id IN (SELECT id FROM invoice_payments WHERE receipt_due_at <= $2
+                          ORDER BY receipt_due_at, id LIMIT $3",
+            skip_locked!(),
+            ") RETURNING id, org_id, env"
+        );
+        self.claim_due(claim, now, lease_ms, limit).await
     }
 
     async fn send_receipt(
