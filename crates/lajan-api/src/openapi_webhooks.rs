@@ -12,26 +12,21 @@ pub fn object_schema(event_type: &str) -> Option<Value> {
     if event_type.starts_with("settings.change_") {
         return Some(json!({ "$ref": "#/components/schemas/SettingsChangeView" }));
     }
-    if matches!(event_type, "credit_note.created" | "credit_note.voided") {
-        return Some(json!({ "allOf": [{ "$ref": "#/components/schemas/InvoiceView" }, {
+    // The invoice as it stands with the thing that changed it.
+    let invoice_with = |field: &str, schema: &str| {
+        Some(json!({ "allOf": [{ "$ref": "#/components/schemas/InvoiceView" }, {
             "type": "object",
-            "required": ["creditNote"],
-            "properties": { "creditNote": { "$ref": "#/components/schemas/CreditNoteView" } },
-        }]}));
-    }
-    if event_type == "invoice.reminder_sent" {
-        return Some(json!({ "allOf": [{ "$ref": "#/components/schemas/InvoiceView" }, {
-            "type": "object",
-            "required": ["reminder"],
-            "properties": { "reminder": { "$ref": "#/components/schemas/ReminderView" } },
-        }]}));
-    }
-    if matches!(event_type, "invoice.payment_received" | "invoice.payment_reversed") {
-        return Some(json!({ "allOf": [{ "$ref": "#/components/schemas/InvoiceView" }, {
-            "type": "object",
-            "required": ["payment"],
-            "properties": { "payment": { "$ref": "#/components/schemas/InvoicePaymentView" } },
-        }]}));
+            "required": [field],
+            "properties": { field: { "$ref": format!("#/components/schemas/{schema}") } },
+        }]}))
+    };
+    match event_type {
+        "credit_note.created" | "credit_note.voided" => return invoice_with("creditNote", "CreditNoteView"),
+        "invoice.reminder_sent" => return invoice_with("reminder", "ReminderView"),
+        "invoice.payment_received" | "invoice.payment_reversed" => {
+            return invoice_with("payment", "InvoicePaymentView");
+        }
+        _ => {}
     }
     let name = match area {
         "client" => "ClientView",

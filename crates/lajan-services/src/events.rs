@@ -51,10 +51,22 @@ pub fn invoice_event(event_type: &'static str, d: &InvoiceDetail, public_url: &s
 /// (`invoice.payment_reversed`): the invoice as it stands with it (its `amountPaid` and
 /// `amountRemaining`), and the payment.
 pub fn invoice_payment_event(event_type: &'static str, r: &PaymentOnInvoice, public_url: &str) -> NewEvent {
-    let mut object = serde_json::to_value(InvoiceView::from_detail(&r.invoice, public_url)).unwrap_or_default();
+    let payment = InvoicePaymentView::of(&r.payment, r.invoice.invoice.currency);
+    invoice_with(event_type, &r.invoice, public_url, "payment", &payment)
+}
+
+/// An event whose object is the invoice as it stands with one more field: the thing that
+/// changed it (a payment, a credit note, a reminder).
+fn invoice_with(
+    event_type: &'static str,
+    d: &InvoiceDetail,
+    public_url: &str,
+    field: &str,
+    value: &impl Serialize,
+) -> NewEvent {
+    let mut object = serde_json::to_value(InvoiceView::from_detail(d, public_url)).unwrap_or_default();
     if let serde_json::Value::Object(fields) = &mut object {
-        let payment = InvoicePaymentView::of(&r.payment, r.invoice.invoice.currency);
-        fields.insert("payment".into(), serde_json::to_value(payment).unwrap_or_default());
+        fields.insert(field.into(), serde_json::to_value(value).unwrap_or_default());
     }
     NewEvent { event_type, object }
 }
@@ -63,23 +75,15 @@ pub fn invoice_payment_event(event_type: &'static str, r: &PaymentOnInvoice, pub
 /// stands with it (what it asks for now) and the `creditNote`, as a payment's event carries its
 /// payment.
 pub fn credit_note_event(event_type: &'static str, c: &CreditNoteOnInvoice, public_url: &str) -> NewEvent {
-    let mut object = serde_json::to_value(InvoiceView::from_detail(&c.invoice, public_url)).unwrap_or_default();
-    if let serde_json::Value::Object(fields) = &mut object {
-        let note = CreditNoteView::of(&c.credit_note, c.invoice.invoice.currency);
-        fields.insert("creditNote".into(), serde_json::to_value(note).unwrap_or_default());
-    }
-    NewEvent { event_type, object }
+    let note = CreditNoteView::of(&c.credit_note, c.invoice.invoice.currency);
+    invoice_with(event_type, &c.invoice, public_url, "creditNote", &note)
 }
 
 /// A payment reminder sent (`invoice.reminder_sent`): the invoice as it stands and the
 /// `reminder` (what it reminded of, its messages).
 pub fn reminder_event(d: &InvoiceDetail, sent: &SentReminder, public_url: &str) -> NewEvent {
-    let mut object = serde_json::to_value(InvoiceView::from_detail(d, public_url)).unwrap_or_default();
-    if let serde_json::Value::Object(fields) = &mut object {
-        let reminder = ReminderView::of(&sent.reminder, &sent.messages);
-        fields.insert("reminder".into(), serde_json::to_value(reminder).unwrap_or_default());
-    }
-    NewEvent { event_type: "invoice.reminder_sent", object }
+    let reminder = ReminderView::of(&sent.reminder, &sent.messages);
+    invoice_with("invoice.reminder_sent", d, public_url, "reminder", &reminder)
 }
 
 /// The events of a payment counted (`invoice.payment_received`, then `invoice.paid` or

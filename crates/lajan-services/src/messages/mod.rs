@@ -75,7 +75,7 @@ pub fn reminder_messages(
     channels: &[Channel],
 ) -> Vec<NewMessage> {
     use notices::{ReminderNotice, ReminderWhen, reminder_email, reminder_sms};
-    let lang = lajan_i18n::Lang::parse(d.client.language.as_str()).unwrap_or(lajan_i18n::Lang::Ht);
+    let lang = client_lang(&d.client);
     let notice = ReminderNotice {
         lang,
         when: ReminderWhen::of(reminder.key.offset_days),
@@ -104,7 +104,7 @@ pub fn reminder_messages(
 /// the client has neither.
 pub fn receipt_messages(d: &InvoiceDetail, payment: &InvoicePayment, organization: &str) -> Vec<NewMessage> {
     use notices::{ReceiptNotice, receipt_email, receipt_sms};
-    let lang = lajan_i18n::Lang::parse(d.client.language.as_str()).unwrap_or(lajan_i18n::Lang::Ht);
+    let lang = client_lang(&d.client);
     let currency = d.invoice.currency.code();
     let left = d.invoice.amount_remaining();
     let notice = ReceiptNotice {
@@ -126,7 +126,7 @@ pub fn receipt_messages(d: &InvoiceDetail, payment: &InvoicePayment, organizatio
 pub fn invitation_messages(d: &lajan_store::DueInvitation, link: &str) -> Result<Vec<NewMessage>, Invalid> {
     use invitation::{InvitationNotice, invitation_email, invitation_sms};
     let notice = InvitationNotice {
-        lang: lajan_i18n::Lang::parse(d.client.language.as_str()).unwrap_or(lajan_i18n::Lang::Ht),
+        lang: client_lang(&d.client),
         organization: d.organization.clone(),
         amounts: d.waiting.iter().map(|(asset, amount)| (money(*amount), asset.clone())).collect(),
         link: link.to_owned(),
@@ -144,6 +144,11 @@ pub fn invitation_messages(d: &lajan_store::DueInvitation, link: &str) -> Result
         ));
     };
     Ok(vec![message])
+}
+
+/// The language a client's messages are written in (Creole for a code the catalogue lacks).
+fn client_lang(client: &lajan_domain::client::Client) -> lajan_i18n::Lang {
+    lajan_i18n::Lang::parse(client.language.as_str()).unwrap_or(lajan_i18n::Lang::Ht)
 }
 
 /// An email's words, from `template` in `language`.

@@ -151,13 +151,26 @@ async fn insert_message(
     if !tenant.env.is_live() {
         // The simulated provider's doing, as the worker's is live, not the send's.
         let provider = tenant.clone().acting_as(Actor::worker());
-        if message.status.was_sent() && message.status != MessageStatus::Sent {
-            let taken = Message { status: MessageStatus::Sent, last_error: None, ..message.clone() };
-            record_message_event(tx, &provider, at, &taken, event).await?;
-        }
-        record_message_event(tx, &provider, at, &message, event).await?;
+        record_message_moves(tx, &provider, at, MessageStatus::Queued, &message, event).await?;
     }
     Ok(message)
+}
+
+/// The events of a message's move from `from` to its status: `message.sent` first when the move
+/// skipped it (a provider that took the message and reported its end at once), then the move's.
+async fn record_message_moves(
+    tx: &mut Tx,
+    tenant: &Tenant,
+    at: Timestamp,
+    from: MessageStatus,
+    m: &Message,
+    event: EventFor<'_, Message>,
+) -> StoreResult<()> {
+    if from == MessageStatus::Queued && m.status.was_sent() && m.status != MessageStatus::Sent {
+        let taken = Message { status: MessageStatus::Sent, last_error: None, ..m.clone() };
+        record_message_event(tx, tenant, at, &taken, event).await?;
+    }
+    record_message_event(tx, tenant, at, m, event).await
 }
 
 /// The event of a message's move to its status: `message.sent`, `message.delivered`, or
@@ -279,11 +292,7 @@ impl MessageStore for ThisStore {
         .fetch_one(&mut *tx)
         .await?;
         let moved = message_from_row(&row)?;
-        if current.status == MessageStatus::Queued && moved.status.was_sent() && moved.status != MessageStatus::Sent {
-            let taken = Message { status: MessageStatus::Sent, last_error: None, ..moved.clone() };
-            record_message_event(&mut tx, &moved.tenant, at, &taken, event).await?;
-        }
-        record_message_event(&mut tx, &moved.tenant, at, &moved, event).await?;
+        record_message_moves(&mut tx, &moved.tenant, at, current.status, &moved, event).await?;
         tx.commit().await?;
         Ok(Some(moved))
     }
