@@ -9,7 +9,7 @@ use axum::http::header::CONTENT_TYPE;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode};
 use lajan_domain::FieldError;
-use lajan_domain::pagination::PageRequest;
+use lajan_domain::pagination::{PageRequest, RawPage};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
 
@@ -189,23 +189,32 @@ pub fn search_text(search: Option<String>) -> Result<Option<String>, ApiError> {
     Ok(search)
 }
 
-/// `?page=&limit=`, validated: anything but integers in range is 400 `invalid_pagination`.
-#[derive(Debug, Clone, Copy)]
+/// `?page=&limit=` or a cursor (`startingAfter`, `endingBefore`), validated: anything but
+/// integers in range and one cursor is 400 `invalid_pagination`.
+#[derive(Debug, Clone)]
 pub struct Pagination(pub PageRequest);
 
 impl<S: Send + Sync> FromRequestParts<S> for Pagination {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        let (mut page, mut limit) = (None, None);
+        let (mut page, mut limit, mut after, mut before) = (None, None, None, None);
         for (key, value) in query_pairs(parts.uri.query())? {
             match key.as_str() {
                 "page" => page = Some(value),
                 "limit" => limit = Some(value),
+                "startingAfter" => after = Some(value),
+                "endingBefore" => before = Some(value),
                 _ => {}
             }
         }
-        Ok(Pagination(PageRequest::parse(page.as_deref(), limit.as_deref())?))
+        let raw = RawPage {
+            page: page.as_deref(),
+            limit: limit.as_deref(),
+            starting_after: after.as_deref(),
+            ending_before: before.as_deref(),
+        };
+        Ok(Pagination(PageRequest::parse_raw(raw)?))
     }
 }
 

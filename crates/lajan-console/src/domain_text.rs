@@ -47,6 +47,8 @@ const RULES: &[(&str, &str)] = &[
     ("must be a whole number from 1 to {}", "rule-whole-number"),
     ("must be an integer from 1 to {}", "rule-whole-number"),
     ("must be a whole number from {} to {}", "rule-whole-number-range"),
+    ("must be the id of an item in the list", "rule-list-item-id"),
+    ("cannot be combined with {}", "rule-not-combined"),
     ("must be 1 to 12 letters or digits", "rule-asset-code"),
     ("must be one of {}", "rule-one-of"),
     ("must not contain control or invisible formatting characters (found {} at character {})", "rule-control"),

@@ -73,8 +73,7 @@ pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Pa
         Ok(notes) => notes.iter().map(|n| CreditNoteView::of(n, currency)).collect::<Vec<_>>(),
         Err(e) => return pages::failure(&e.into()),
     };
-    let about =
-        MessageQuery { invoice_id: Some(id.clone()), page: PageRequest { page: 1, limit: 10 }, ..Default::default() };
+    let about = MessageQuery { invoice_id: Some(id.clone()), page: PageRequest::numbered(1, 10), ..Default::default() };
     let (messages, more_messages) = match console.services.store.list_messages(&tenant, &about).await {
         Ok(page) => (page.items.iter().map(MessageView::from).collect::<Vec<_>>(), page.total_pages() > 1),
         Err(e) => return pages::failure(&e.into()),

@@ -70,10 +70,10 @@ impl ListQuery {
                 text: say_with(rule, &[("max", max.to_string())]),
             }),
         };
-        Ok(PageRequest {
-            page: number(given(&self.page), 1, u32::MAX, "page-number-range")?,
-            limit: number(given(&self.limit), DEFAULT_LIMIT, MAX_LIMIT, "page-size-range")?,
-        })
+        Ok(PageRequest::numbered(
+            number(given(&self.page), 1, u32::MAX, "page-number-range")?,
+            number(given(&self.limit), DEFAULT_LIMIT, MAX_LIMIT, "page-size-range")?,
+        ))
     }
 
     /// The search text, at most the API's length.
@@ -153,7 +153,7 @@ pub async fn client_choices(
     tenant: &Tenant,
     wallets_only: bool,
 ) -> ServiceResult<Vec<minijinja::Value>> {
-    let query = ClientQuery { search: None, page: PageRequest { page: 1, limit: MAX_LIMIT } };
+    let query = ClientQuery { search: None, page: PageRequest::numbered(1, MAX_LIMIT) };
     let clients = console.services.store.list_clients(tenant, &query).await?.items;
     Ok(clients
         .iter()

@@ -21,7 +21,7 @@ pub struct Entry {
 pub async fn of(services: &Services, tenant: &Tenant, object_id: &str) -> ServiceResult<Vec<Entry>> {
     let query = EventQuery {
         object_id: Some(object_id.to_owned()),
-        page: PageRequest { page: 1, limit: MAX_LIMIT },
+        page: PageRequest::numbered(1, MAX_LIMIT),
         ..Default::default()
     };
     let found = services.store.list_events(tenant, &query).await?;

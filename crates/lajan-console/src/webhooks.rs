@@ -58,7 +58,7 @@ fn read(pairs: &[(String, String)]) -> EndpointForm {
 async fn list_page(console: &Console, signed: &Signed, status: StatusCode, extra: Value) -> Response {
     let tenant = signed.session.tenant();
     let endpoints =
-        match console.services.store.list_webhook_endpoints(&tenant, PageRequest { page: 1, limit: MAX_LIMIT }).await {
+        match console.services.store.list_webhook_endpoints(&tenant, PageRequest::numbered(1, MAX_LIMIT)).await {
             Ok(found) => found.items,
             Err(e) => return pages::failure(&e.into()),
         };
@@ -127,7 +127,7 @@ async fn endpoint_page(console: &Console, signed: &Signed, id: &str, status: Sta
         Ok(None) => return pages::not_found(frame),
         Err(e) => return pages::failure(&e.into()),
     };
-    let page = PageRequest { page: 1, limit: DELIVERIES_SHOWN };
+    let page = PageRequest::numbered(1, DELIVERIES_SHOWN);
     let deliveries = match console.services.store.list_deliveries(&tenant, id, None, page).await {
         Ok(found) => found.items,
         Err(e) => return pages::failure(&e.into()),

@@ -42,12 +42,12 @@ pub struct Approvals {
 
 impl Services {
     pub async fn approvals(&self, tenant: &Tenant) -> ServiceResult<Approvals> {
-        let page = PageRequest { page: 1, limit: MAX_LIMIT };
+        let page = PageRequest::numbered(1, MAX_LIMIT);
         let payouts = PayoutQuery {
             filter: Some(PayoutFilter::PendingApproval),
             payout_type: Some(PayoutType::Direct),
             search: None,
-            page,
+            page: page.clone(),
         };
         let (payouts, _) = self.store.list_payouts(tenant, &payouts).await?;
         let batches = DisbursementQuery { status: Some(DisbursementStatus::PendingApproval), search: None, page };

@@ -61,9 +61,9 @@ impl Services {
         let waiting = DisbursementQuery {
             status: Some(DisbursementStatus::PendingApproval),
             search: None,
-            page: PageRequest { page: 1, limit: 20 },
+            page: PageRequest::numbered(1, 20),
         };
-        let events = EventQuery { page: PageRequest { page: 1, limit: RECENT_EVENTS }, ..Default::default() };
+        let events = EventQuery { page: PageRequest::numbered(1, RECENT_EVENTS), ..Default::default() };
         Ok(Dashboard {
             balances: self.balances(tenant).await,
             payouts_awaiting_approval: self

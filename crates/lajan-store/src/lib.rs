@@ -191,6 +191,11 @@ pub trait Store:
     /// with the `Idempotency-Key` it claimed. Bookkeeping (key usage, answers recorded without a
     /// change, rate-limit windows) is never the one to fail.
     fn fail_next_commit(&self);
+
+    /// How far a list's total is counted when no count table keeps it (default
+    /// [`COUNT_BOUND`](lajan_domain::pagination::COUNT_BOUND)); tests lower it to see a bounded
+    /// total without writing ten thousand rows.
+    fn bound_counts_at(&self, bound: u64);
 }
 
 /// The file a `sqlite:` URL names; `None` for any other URL (or one that does not parse, which
@@ -232,6 +237,26 @@ impl FailPoint {
 
     pub(crate) fn check(&self) -> StoreResult<()> {
         if self.0.swap(false, Ordering::SeqCst) { Err(StoreError::Injected) } else { Ok(()) }
+    }
+}
+
+/// How far a total no count table keeps is counted (see [`Store::bound_counts_at`]).
+#[derive(Debug)]
+pub(crate) struct CountBound(std::sync::atomic::AtomicU64);
+
+impl Default for CountBound {
+    fn default() -> Self {
+        CountBound(std::sync::atomic::AtomicU64::new(lajan_domain::pagination::COUNT_BOUND))
+    }
+}
+
+impl CountBound {
+    pub(crate) fn get(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn set(&self, bound: u64) {
+        self.0.store(bound, Ordering::Relaxed);
     }
 }
 

@@ -2,7 +2,7 @@
 //! one database. Row locks (`FOR UPDATE`) and advisory locks keep concurrent writers correct.
 
 use crate::operations::{PoolUse, PoolWaits};
-use crate::{Backend, FailPoint, StoreError, StoreResult};
+use crate::{Backend, CountBound, FailPoint, StoreError, StoreResult};
 use sqlx::migrate::Migrator;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::{ConnectOptions, Connection, Row, query, query_scalar};
@@ -64,6 +64,7 @@ pub struct PgStore {
     /// Write transactions that found every connection taken.
     waits: PoolWaits,
     fail: FailPoint,
+    count_bound: CountBound,
 }
 
 /// How long a connection may sit idle inside a transaction before PostgreSQL ends it.
@@ -113,6 +114,7 @@ impl PgStore {
             folded_since_vacuum: AtomicU64::new(0),
             waits: PoolWaits::default(),
             fail: FailPoint::default(),
+            count_bound: CountBound::default(),
         })
     }
 
@@ -199,6 +201,14 @@ impl PgStore {
                  INSERT INTO disbursement_counts (disbursement_id, approval_status, exec_status, n, amount)
                  SELECT disbursement_id, approval_status, exec_status, SUM(n), SUM(amount) FROM gone GROUP BY 1, 2, 3)
              SELECT COUNT(*) FROM gone",
+            "WITH gone AS (
+                 DELETE FROM list_counts WHERE (org_id, env, list, scope, bucket) IN (
+                     SELECT org_id, env, list, scope, bucket FROM list_counts GROUP BY 1, 2, 3, 4, 5 HAVING COUNT(*) > 1)
+                 RETURNING org_id, env, list, scope, bucket, n),
+             folded AS (
+                 INSERT INTO list_counts (org_id, env, list, scope, bucket, n)
+                 SELECT org_id, env, list, scope, bucket, SUM(n) FROM gone GROUP BY 1, 2, 3, 4, 5)
+             SELECT COUNT(*) FROM gone",
         ] {
             let gone: i64 = sqlx::query_scalar(sql).fetch_one(&self.pool).await?;
             folded += u64::try_from(gone).unwrap_or(0);
@@ -208,7 +218,7 @@ impl PgStore {
         let pending = self.folded_since_vacuum.fetch_add(folded, Ordering::Relaxed) + folded;
         if pending >= VACUUM_COUNTS_AFTER {
             self.folded_since_vacuum.store(0, Ordering::Relaxed);
-            sqlx::query("VACUUM (ANALYZE) invoice_counts, payout_counts, disbursement_counts")
+            sqlx::query("VACUUM (ANALYZE) invoice_counts, payout_counts, disbursement_counts, list_counts")
                 .execute(&self.pool)
                 .await?;
         }

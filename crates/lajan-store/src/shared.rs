@@ -15,7 +15,7 @@ use async_trait::async_trait;
 use lajan_domain::id::IdKind;
 use lajan_domain::invoice::{InvoiceAction, transition};
 use lajan_domain::money::TaxRate;
-use lajan_domain::pagination::{Page, PageRequest};
+use lajan_domain::pagination::{Cursor, Page, PageRequest};
 use lajan_domain::payment::{IncomingPayment, IntentStatus, PaymentIntent};
 use lajan_domain::{Actor, Environment, Tenant, Timestamp};
 
@@ -57,7 +57,7 @@ fn wallet_of(stored: Option<String>) -> StoreResult<Option<lajan_domain::client:
     stored.map(|w| lajan_domain::client::WalletAddress::parse(&w).map_err(corrupt)).transpose()
 }
 
-fn page_params(page: PageRequest) -> StoreResult<(i64, i64)> {
+fn page_params(page: &PageRequest) -> StoreResult<(i64, i64)> {
     let offset = i64::try_from(page.offset()).map_err(|_| corrupt("page offset out of range"))?;
     Ok((i64::from(page.limit), offset))
 }
@@ -66,9 +66,10 @@ fn page_params(page: PageRequest) -> StoreResult<(i64, i64)> {
 /// (an integer, one of a hundred): PostgreSQL costs a generic plan with `LIMIT $n` as if it read
 /// a tenth of the rows, so it kept planning each page afresh (~0.4 ms of planning for ~0.3 ms of
 /// execution per 20-row list).
-fn push_page(qb: &mut QueryBuilder<'_>, page: PageRequest) -> StoreResult<()> {
+/// `extra` rows past the page are read too (one tells whether another page follows).
+fn push_page(qb: &mut QueryBuilder<'_>, page: &PageRequest, extra: i64) -> StoreResult<()> {
     let (limit, offset) = page_params(page)?;
-    qb.push(format_args!(" LIMIT {limit}"));
+    qb.push(format_args!(" LIMIT {}", limit + extra));
     if offset > 0 {
         qb.push(" OFFSET ").push_bind(offset);
     }
@@ -123,13 +124,53 @@ fn search_pattern(search: Option<&str>) -> Option<String> {
     Some(p)
 }
 
+/// `invalid_pagination`: the cursor `field` names no item of the list.
+fn not_in_list(field: &str) -> StoreError {
+    StoreError::Rejected(lajan_domain::Invalid {
+        code: "invalid_pagination",
+        message: format!("{field} is not the id of an item in this list"),
+        details: vec![lajan_domain::FieldError::new(field, "is not the id of an item in this list")],
+    })
+}
+
+/// How a search reaches its rows on SQLite, decided by asking its trigram index (FTS5) how many
+/// rows hold the term, up to the count bound.
+enum SearchReach {
+    /// Few enough to list from the index's candidates (then filtered by the same LIKE).
+    Index,
+    /// More than the bound hold it: newest first through the list's index, which meets a
+    /// common term at once; the total is the bound.
+    Many,
+    /// No index can answer (PostgreSQL, whose planner uses its trigram indexes itself; a term
+    /// under three characters, which has no trigram): the LIKE scan.
+    Scan,
+}
+
+/// The FTS5 phrase that matches `term` as a substring in a trigram index.
+fn trigram_phrase(term: &str) -> String {
+    format!("\"{}\"", term.replace('"', "\"\""))
+}
+
 /// Where a list's total comes from.
 enum Total {
-    /// A query (`SELECT COUNT(*) FROM ...`, joining what the filter refers to) that the list's
-    /// filter is appended to.
-    Count(&'static str),
-    /// Already known, e.g. from the count tables triggers keep (migration 0006).
+    /// Counted, up to the store's bound, from the rows the filter matches: the `FROM` of that
+    /// count (the table and what the filter refers to, e.g. `clients c`).
+    Matching(&'static str),
+    /// Already known: from the count tables triggers keep (migrations 0006 and 0060).
     Known(u64),
+    /// More than this bound match: the total is the bound, and says it is an estimate.
+    AtLeast(u64),
+}
+
+/// What [`ThisStore::list_page`] lists.
+struct Listing {
+    /// The table of the listed rows, where a cursor's row is looked up.
+    table: &'static str,
+    /// The alias of `table` in `select` and in the filter.
+    alias: &'static str,
+    /// The page's query up to its WHERE.
+    select: &'static str,
+    total: Total,
 }
 
 /// Takes the row lock (where the backend has row locks) on the tenant's row `id` of `table`,
@@ -200,32 +241,105 @@ impl ThisStore {
 
     /// One page of a list, newest first, and its total: the shape of every list. The count and
     /// the page both take `filter` (the WHERE clause), so the total counts exactly what the pages
-    /// show. `select` is the page's query up to its WHERE; `alias` names the listed table in it.
+    /// show. `listing` names the table (where a cursor's row is found), the page's query up to
+    /// its WHERE and its alias there, and where the total comes from.
+    ///
+    /// A page by number reads `limit + 1` rows from its offset; a cursor page the `limit + 1`
+    /// rows on its side of the cursor's (created_at, id) through the same index, so the last
+    /// page of a million rows costs what the first does. The extra row only says `has_more`.
     async fn list_page<'a, T>(
         &self,
-        request: PageRequest,
-        total: Total,
-        select: &'static str,
-        alias: &str,
+        tenant: &Tenant,
+        request: &PageRequest,
+        listing: Listing,
         filter: impl Fn(&mut QueryBuilder<'a>),
         from_row: fn(&DbRow) -> StoreResult<T>,
     ) -> StoreResult<Page<T>> {
-        let total = match total {
-            Total::Known(total) => total,
-            Total::Count(count) => {
-                let mut qb = QueryBuilder::new(count);
+        let Listing { table, alias, select, total } = listing;
+        let (total, total_is_estimate) = match total {
+            Total::Known(total) => (total, false),
+            Total::AtLeast(bound) => (bound, true),
+            Total::Matching(from) => {
+                let bound = self.count_bound.get();
+                let mut qb = QueryBuilder::new(format!("SELECT COUNT(*) FROM (SELECT 1 FROM {from}"));
                 filter(&mut qb);
-                count_of(qb.build_query_scalar().fetch_one(self.reader()).await?)
+                qb.push(format_args!(" LIMIT {}) AS matching", bound.saturating_add(1)));
+                let counted = count_of(qb.build_query_scalar().fetch_one(self.reader()).await?);
+                if counted > bound { (bound, true) } else { (counted, false) }
             }
+        };
+        let after = match &request.cursor {
+            None => None,
+            Some(Cursor::After(id)) => Some((self.cursor_at(tenant, table, id, "startingAfter").await?, id, true)),
+            Some(Cursor::Before(id)) => Some((self.cursor_at(tenant, table, id, "endingBefore").await?, id, false)),
         };
         let mut qb = QueryBuilder::new(select);
         filter(&mut qb);
         // The id breaks ties between rows created in the same millisecond, so pages never overlap.
-        qb.push(format_args!(" ORDER BY {alias}.created_at DESC, {alias}.id DESC"));
-        push_page(&mut qb, request)?;
+        let mut newest_first = true;
+        if let Some((at, id, older)) = after {
+            let (bound, past, order) = if older { ("<=", "<", "DESC") } else { (">=", ">", "ASC") };
+            newest_first = older;
+            // The plain bound on created_at lets every backend range-scan the list's index; the
+            // row comparison then skips the cursor's own millisecond up to its id.
+            qb.push(format_args!(" AND {alias}.created_at {bound} ")).push_bind(at);
+            qb.push(format_args!(" AND ({alias}.created_at, {alias}.id) {past} (")).push_bind(at);
+            qb.push(", ").push_bind(id.clone()).push(")");
+            qb.push(format_args!(" ORDER BY {alias}.created_at {order}, {alias}.id {order}"));
+            qb.push(format_args!(" LIMIT {}", request.limit + 1));
+        } else {
+            qb.push(format_args!(" ORDER BY {alias}.created_at DESC, {alias}.id DESC"));
+            push_page(&mut qb, request, 1)?;
+        }
         let rows = qb.build().fetch_all(self.reader()).await?;
-        let items = rows.iter().map(from_row).collect::<StoreResult<_>>()?;
-        Ok(Page { items, total, request })
+        let has_more = rows.len() > request.limit as usize;
+        let mut items = rows.iter().take(request.limit as usize).map(from_row).collect::<StoreResult<Vec<_>>>()?;
+        if !newest_first {
+            items.reverse();
+        }
+        Ok(Page { items, total, total_is_estimate, has_more, request: request.clone() })
+    }
+
+    /// How a search for `term` (trimmed and lowercased) reaches its rows: on SQLite, by counting
+    /// up to the bound the rows of the trigram index `fts` (migration 0061) that hold it.
+    async fn search_reach(&self, fts: &str, term: &str) -> StoreResult<SearchReach> {
+        if Self::BACKEND != Backend::Sqlite || term.chars().count() < 3 {
+            return Ok(SearchReach::Scan);
+        }
+        let bound = self.count_bound.get();
+        let sql = format!("SELECT COUNT(*) FROM (SELECT 1 FROM {fts} WHERE {fts} MATCH $1 LIMIT {})", bound + 1);
+        let held: i64 = query_scalar(&sql).bind(trigram_phrase(term)).fetch_one(self.reader()).await?;
+        Ok(if count_of(held) > bound { SearchReach::Many } else { SearchReach::Index })
+    }
+
+    /// The total the count tables keep (migration 0060) of the tenant's `list` under `scope`
+    /// ('' when it has none), of one `bucket` (a status, a type) when given.
+    async fn list_count(&self, tenant: &Tenant, list: &str, scope: &str, bucket: Option<&str>) -> StoreResult<Total> {
+        let total: i64 = query_scalar(
+            "SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM list_counts
+             WHERE org_id = $1 AND env = $2 AND list = $3 AND scope = $4 AND ($5 IS NULL OR bucket = $5)",
+        )
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(list)
+        .bind(scope)
+        .bind(bucket)
+        .fetch_one(self.reader())
+        .await?;
+        Ok(Total::Known(count_of(total)))
+    }
+
+    /// The created_at of the row a cursor names, in the tenant's `table`; `invalid_pagination`
+    /// naming `field` when there is none.
+    async fn cursor_at(&self, tenant: &Tenant, table: &str, id: &str, field: &str) -> StoreResult<i64> {
+        let sql = format!("SELECT created_at FROM {table} WHERE org_id = $1 AND env = $2 AND id = $3");
+        let at: Option<i64> = query_scalar(&sql)
+            .bind(&tenant.org_id)
+            .bind(tenant.env.as_str())
+            .bind(id)
+            .fetch_optional(self.reader())
+            .await?;
+        at.ok_or_else(|| not_in_list(field))
     }
 }
 
@@ -282,5 +396,9 @@ impl Store for ThisStore {
 
     fn fail_next_commit(&self) {
         self.fail.arm();
+    }
+
+    fn bound_counts_at(&self, bound: u64) {
+        self.count_bound.set(bound);
     }
 }

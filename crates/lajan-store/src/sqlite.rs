@@ -12,7 +12,7 @@ mod statements;
 pub use engine::GroupCommit;
 
 use crate::operations::{PoolUse, PoolWaits};
-use crate::{Backend, FailPoint, StoreError, StoreResult};
+use crate::{Backend, CountBound, FailPoint, StoreError, StoreResult};
 use engine::{ReadPool, WriteEngine};
 use sqlx::migrate::Migrator;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
@@ -61,6 +61,7 @@ pub struct SqliteStore {
     /// Write units that queued for the one writer.
     waits: PoolWaits,
     fail: FailPoint,
+    count_bound: CountBound,
 }
 
 impl SqliteStore {
@@ -83,7 +84,14 @@ impl SqliteStore {
         let path = options.get_filename().to_path_buf();
         let write = WriteEngine::open(&path, group_commit)?;
         let read = ReadPool::new(path.clone(), READERS)?;
-        Ok(SqliteStore { path, read, write, waits: PoolWaits::default(), fail: FailPoint::default() })
+        Ok(SqliteStore {
+            path,
+            read,
+            write,
+            waits: PoolWaits::default(),
+            fail: FailPoint::default(),
+            count_bound: CountBound::default(),
+        })
     }
 
     fn reader(&self) -> &ReadPool {

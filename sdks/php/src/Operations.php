@@ -46,7 +46,7 @@ trait Operations
      * listClients
      *
      * GET /v1/clients
-     * @param array<string, string|int> $query search, page, limit
+     * @param array<string, string|int> $query search, page, limit, startingAfter, endingBefore
      * @return array<string, mixed>
      */
     public function listClients(array $query = []): array
@@ -121,7 +121,7 @@ trait Operations
      *
      * GET /v1/clients/{id}/credit-balance/transactions
      * @param string $id
-     * @param array<string, string|int> $query page, limit
+     * @param array<string, string|int> $query page, limit, startingAfter, endingBefore
      * @return array<string, mixed>
      */
     public function listClientCreditTransactions(string $id, array $query = []): array
@@ -171,7 +171,7 @@ trait Operations
      * listDisbursements
      *
      * GET /v1/disbursements
-     * @param array<string, string|int> $query status, search, page, limit
+     * @param array<string, string|int> $query status, search, page, limit, startingAfter, endingBefore
      * @return array<string, mixed>
      */
     public function listDisbursements(array $query = []): array
@@ -235,7 +235,7 @@ trait Operations
      *
      * GET /v1/disbursements/{id}/items
      * @param string $id
-     * @param array<string, string|int> $query status, page, limit
+     * @param array<string, string|int> $query status, page, limit, startingAfter, endingBefore
      * @return array<string, mixed>
      */
     public function listDisbursementItems(string $id, array $query = []): array
@@ -287,7 +287,7 @@ trait Operations
      * listEvents
      *
      * GET /v1/events
-     * @param array<string, string|int> $query type, page, limit
+     * @param array<string, string|int> $query type, page, limit, startingAfter, endingBefore
      * @return array<string, mixed>
      */
     public function listEvents(array $query = []): array
@@ -311,7 +311,7 @@ trait Operations
      * listInvoices
      *
      * GET /v1/invoices
-     * @param array<string, string|int> $query status, clientId, search, page, limit
+     * @param array<string, string|int> $query status, clientId, search, page, limit, startingAfter, endingBefore
      * @return array<string, mixed>
      */
     public function listInvoices(array $query = []): array
@@ -402,7 +402,7 @@ trait Operations
      *
      * GET /v1/invoices/{id}/payments
      * @param string $id
-     * @param array<string, string|int> $query page, limit
+     * @param array<string, string|int> $query page, limit, startingAfter, endingBefore
      * @return array<string, mixed>
      */
     public function listInvoicePayments(string $id, array $query = []): array
@@ -483,7 +483,7 @@ trait Operations
      * Every email, SMS and WhatsApp message Lajan queued, newest first, with its status. Needs `invoices:read`.
      *
      * GET /v1/messages
-     * @param array<string, string|int> $query invoiceId, clientId, status, channel, page, limit
+     * @param array<string, string|int> $query invoiceId, clientId, status, channel, page, limit, startingAfter, endingBefore
      * @return array<string, mixed>
      */
     public function listMessages(array $query = []): array
@@ -507,7 +507,7 @@ trait Operations
      * listPaymentLinks
      *
      * GET /v1/payment-links
-     * @param array<string, string|int> $query page, limit
+     * @param array<string, string|int> $query page, limit, startingAfter, endingBefore
      * @return array<string, mixed>
      */
     public function listPaymentLinks(array $query = []): array
@@ -556,7 +556,7 @@ trait Operations
      * listPayouts
      *
      * GET /v1/payouts
-     * @param array<string, string|int> $query status, type, search, page, limit
+     * @param array<string, string|int> $query status, type, search, page, limit, startingAfter, endingBefore
      * @return array<string, mixed>
      */
     public function listPayouts(array $query = []): array
@@ -684,7 +684,7 @@ trait Operations
      * The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first (as `GET /v1/messages` lists them). Needs a sandbox key with scope `invoices:read` (or `*`).
      *
      * GET /v1/sandbox/messages
-     * @param array<string, string|int> $query page, limit
+     * @param array<string, string|int> $query page, limit, startingAfter, endingBefore
      * @return array<string, mixed>
      */
     public function listSandboxMessages(array $query = []): array
@@ -759,7 +759,7 @@ trait Operations
      * listWebhookEndpoints
      *
      * GET /v1/webhook-endpoints
-     * @param array<string, string|int> $query page, limit
+     * @param array<string, string|int> $query page, limit, startingAfter, endingBefore
      * @return array<string, mixed>
      */
     public function listWebhookEndpoints(array $query = []): array
@@ -822,7 +822,7 @@ trait Operations
      *
      * GET /v1/webhook-endpoints/{id}/deliveries
      * @param string $id
-     * @param array<string, string|int> $query status, page, limit
+     * @param array<string, string|int> $query status, page, limit, startingAfter, endingBefore
      * @return array<string, mixed>
      */
     public function listWebhookDeliveries(string $id, array $query = []): array

@@ -2911,13 +2911,32 @@ export interface components {
         };
         /** @description The pagination object of every list response. */
         PaginationView: {
+            /** @description Whether another page follows this one: older items, or newer ones for `endingBefore`. */
+            hasMore: boolean;
             /** Format: int32 */
             limit: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description The page number asked for (1 for a cursor page).
+             */
             page: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description How many items the list holds with these filters; at most 10,000 when
+             *     `totalIsEstimate`.
+             */
             total: number;
-            /** Format: int64 */
+            /**
+             * @description `true` when this total was counted only up to 10,000 and more items match (a search, or
+             *     filters no count is kept for): `total` is then that bound, and pages go on past
+             *     `totalPages`. Counts that are kept (a list unfiltered, or by its status or type) are
+             *     always exact.
+             */
+            totalIsEstimate: boolean;
+            /**
+             * Format: int64
+             * @description The pages of `limit` items that `total` makes.
+             */
             totalPages: number;
         };
         PaymentLinkList: {
@@ -3909,10 +3928,26 @@ export interface operations {
             query?: {
                 /** @description Matches first and last name, email, phone number or wallet address (case-insensitive, substring). */
                 search?: string;
-                /** @description Page number, from 1 (default 1); past the last page, an empty page. */
+                /**
+                 * @description Page number, from 1 (default 1); past the last page, an empty page. Pages deep into a
+                 *     long list cost more the deeper they are: walk it with `startingAfter` instead.
+                 */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
                 limit?: number;
+                /**
+                 * @description A keyset page: the items listed after the one with this id (older ones, in the same
+                 *     newest-first order), each page costing the same however deep. Pass the last id of a page
+                 *     to get the next while `pagination.hasMore`. An id that is not in this list is 400
+                 *     `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+                 */
+                startingAfter?: string;
+                /**
+                 * @description A keyset page: the items listed before the one with this id (newer ones, still newest
+                 *     first); pass the first id of a page to get the previous one, or the newest id seen to
+                 *     poll for what came after it.
+                 */
+                endingBefore?: string;
             };
             header?: never;
             path?: never;
@@ -3929,15 +3964,15 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T17:02:42.725Z",
+                     *           "createdAt": "2026-11-29T19:33:28.608Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *           "id": "cli_01a228cc51a07795bef48a8cf7891446",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
                      *           "remindersEnabled": true,
-                     *           "updatedAt": "2026-11-29T17:02:42.725Z",
+                     *           "updatedAt": "2026-11-29T19:33:28.608Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *           "walletMemo": null,
@@ -3945,9 +3980,11 @@ export interface operations {
                      *         }
                      *       ],
                      *       "pagination": {
+                     *         "hasMore": false,
                      *         "limit": 20,
                      *         "page": 1,
                      *         "total": 1,
+                     *         "totalIsEstimate": false,
                      *         "totalPages": 1
                      *       }
                      *     }
@@ -4074,15 +4111,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T17:02:42.725Z",
+                     *       "createdAt": "2026-11-29T19:33:28.608Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *       "id": "cli_01a228cc51a07795bef48a8cf7891446",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
                      *       "remindersEnabled": true,
-                     *       "updatedAt": "2026-11-29T17:02:42.725Z",
+                     *       "updatedAt": "2026-11-29T19:33:28.608Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -4109,7 +4146,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "35b0b11f-2078-4b1a-b491-507162d2632c",
+                     *       "requestId": "1092cee5-f698-4aad-b7da-287d38fd20a3",
                      *       "statusCode": 400
                      *     }
                      */
@@ -4272,15 +4309,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T17:02:42.725Z",
+                     *       "createdAt": "2026-11-29T19:33:28.608Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *       "id": "cli_01a228cc51a07795bef48a8cf7891446",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
                      *       "remindersEnabled": true,
-                     *       "updatedAt": "2026-11-29T17:02:42.725Z",
+                     *       "updatedAt": "2026-11-29T19:33:28.608Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -4335,7 +4372,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "be3da14f-946c-4162-b966-4b58c18eee98",
+                     *       "requestId": "689736d0-6d6d-477b-b94f-00fe781c902c",
                      *       "statusCode": 404
                      *     }
                      */
@@ -4405,15 +4442,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T17:02:42.725Z",
+                     *       "createdAt": "2026-11-29T19:33:28.608Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *       "id": "cli_01a228cc51a07795bef48a8cf7891446",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
                      *       "remindersEnabled": true,
-                     *       "updatedAt": "2026-11-29T17:02:42.727Z",
+                     *       "updatedAt": "2026-11-29T19:33:28.617Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -4597,7 +4634,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a228424a2870339a6ebeffd6ea1f3f"
+                     *       "id": "cli_01a228cc51bb76ef9598b7843bdb2102"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -4731,7 +4768,7 @@ export interface operations {
                      *           "currency": "HTG"
                      *         }
                      *       ],
-                     *       "clientId": "cli_01a228424a2577d585d2cc39672c2a2f"
+                     *       "clientId": "cli_01a228cc51a07795bef48a8cf7891446"
                      *     }
                      */
                     "application/json": components["schemas"]["ClientCreditBalance"];
@@ -4827,10 +4864,26 @@ export interface operations {
     listClientCreditTransactions: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1); past the last page, an empty page. */
+                /**
+                 * @description Page number, from 1 (default 1); past the last page, an empty page. Pages deep into a
+                 *     long list cost more the deeper they are: walk it with `startingAfter` instead.
+                 */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
                 limit?: number;
+                /**
+                 * @description A keyset page: the items listed after the one with this id (older ones, in the same
+                 *     newest-first order), each page costing the same however deep. Pass the last id of a page
+                 *     to get the next while `pagination.hasMore`. An id that is not in this list is 400
+                 *     `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+                 */
+                startingAfter?: string;
+                /**
+                 * @description A keyset page: the items listed before the one with this id (newer ones, still newest
+                 *     first); pass the first id of a page to get the previous one, or the newest id seen to
+                 *     poll for what came after it.
+                 */
+                endingBefore?: string;
             };
             header?: never;
             path: {
@@ -4850,23 +4903,25 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
+                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
                      *             "type": "api_key"
                      *           },
                      *           "amount": "50.00",
                      *           "balanceAfter": "50.00",
                      *           "cause": "overpayment",
-                     *           "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
-                     *           "createdAt": "2026-11-29T17:02:42.774Z",
+                     *           "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *           "createdAt": "2026-11-29T19:33:28.811Z",
                      *           "currency": "HTG",
-                     *           "id": "cbt_01a228424a567127a3b9555779b85ba1",
-                     *           "invoiceId": "inv_01a228424a4d747088bf84d8512f5a3a"
+                     *           "id": "cbt_01a228cc526b76139b693bd73f92311c",
+                     *           "invoiceId": "inv_01a228cc523c722480986e9b50ac4a7b"
                      *         }
                      *       ],
                      *       "pagination": {
+                     *         "hasMore": false,
                      *         "limit": 20,
                      *         "page": 1,
                      *         "total": 1,
+                     *         "totalIsEstimate": false,
                      *         "totalPages": 1
                      *       }
                      *     }
@@ -4874,7 +4929,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreditTransactionList"];
                 };
             };
-            /** @description invalid_pagination: page or limit out of range, or not an integer */
+            /** @description invalid_pagination: page or limit out of range, or not an integer; validation_error: a filter is outside what its parameter allows (a status or type not in its list, a search over 200 characters, a malformed id), named in details */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4996,11 +5051,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a228424a75741c8e6a24717f72863c",
-                     *       "createdAt": "2026-11-29T17:02:42.808Z",
-                     *       "lastSentAt": "2026-11-29T17:02:42.810Z",
+                     *       "clientId": "cli_01a228cc52f1771a94c24379571ca8ed",
+                     *       "createdAt": "2026-11-29T19:33:28.959Z",
+                     *       "lastSentAt": "2026-11-29T19:33:28.967Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T17:02:42.810Z",
+                     *       "nextSendAt": "2026-12-02T19:33:28.967Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -5118,11 +5173,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a228424a7c762eb449fbefa20dab8a",
-                     *       "createdAt": "2026-11-29T17:02:42.858Z",
-                     *       "lastSentAt": "2026-11-29T17:02:42.859Z",
+                     *       "clientId": "cli_01a228cc531074c48242910d98efc2cb",
+                     *       "createdAt": "2026-11-29T19:33:29.111Z",
+                     *       "lastSentAt": "2026-11-29T19:33:29.113Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T17:02:42.859Z",
+                     *       "nextSendAt": "2026-12-02T19:33:29.113Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -5308,11 +5363,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a228424a75741c8e6a24717f72863c",
-                     *       "createdAt": "2026-11-29T17:02:42.808Z",
-                     *       "lastSentAt": "2026-11-29T17:02:42.810Z",
+                     *       "clientId": "cli_01a228cc52f1771a94c24379571ca8ed",
+                     *       "createdAt": "2026-11-29T19:33:28.959Z",
+                     *       "lastSentAt": "2026-11-29T19:33:28.967Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T17:02:42.810Z",
+                     *       "nextSendAt": "2026-12-02T19:33:28.967Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -5487,10 +5542,26 @@ export interface operations {
                 status?: "draft" | "pending_approval" | "approved" | "processing" | "completed" | "partially_failed" | "failed" | "rejected";
                 /** @description Matches the name, case-insensitively. */
                 search?: string;
-                /** @description Page number, from 1 (default 1); past the last page, an empty page. */
+                /**
+                 * @description Page number, from 1 (default 1); past the last page, an empty page. Pages deep into a
+                 *     long list cost more the deeper they are: walk it with `startingAfter` instead.
+                 */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
                 limit?: number;
+                /**
+                 * @description A keyset page: the items listed after the one with this id (older ones, in the same
+                 *     newest-first order), each page costing the same however deep. Pass the last id of a page
+                 *     to get the next while `pagination.hasMore`. An id that is not in this list is 400
+                 *     `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+                 */
+                startingAfter?: string;
+                /**
+                 * @description A keyset page: the items listed before the one with this id (newer ones, still newest
+                 *     first); pass the first id of a page to get the previous one, or the newest id seen to
+                 *     poll for what came after it.
+                 */
+                endingBefore?: string;
             };
             header?: never;
             path?: never;
@@ -5508,7 +5579,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-29T17:02:43.096Z",
+                     *           "approvedAt": "2026-11-29T19:33:29.747Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -5520,22 +5591,24 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-29T17:02:43.092Z",
-                     *           "id": "dsb_01a228424b94709d8a0451e9c094b2d3",
+                     *           "createdAt": "2026-11-29T19:33:29.720Z",
+                     *           "id": "dsb_01a228cc55f876389bb45a4210301391",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-29T17:02:43.094Z",
+                     *           "submittedAt": "2026-11-29T19:33:29.739Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-29T17:02:43.107Z"
+                     *           "updatedAt": "2026-11-29T19:33:29.786Z"
                      *         }
                      *       ],
                      *       "pagination": {
+                     *         "hasMore": false,
                      *         "limit": 20,
                      *         "page": 1,
                      *         "total": 1,
+                     *         "totalIsEstimate": false,
                      *         "totalPages": 1
                      *       }
                      *     }
@@ -5656,7 +5729,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                 *           "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -5699,8 +5772,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T17:02:43.092Z",
-                     *       "id": "dsb_01a228424b94709d8a0451e9c094b2d3",
+                     *       "createdAt": "2026-11-29T19:33:29.720Z",
+                     *       "id": "dsb_01a228cc55f876389bb45a4210301391",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5708,7 +5781,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T17:02:43.092Z"
+                     *       "updatedAt": "2026-11-29T19:33:29.720Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5900,8 +5973,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T17:02:43.092Z",
-                     *       "id": "dsb_01a228424b94709d8a0451e9c094b2d3",
+                     *       "createdAt": "2026-11-29T19:33:29.720Z",
+                     *       "id": "dsb_01a228cc55f876389bb45a4210301391",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5909,7 +5982,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T17:02:43.092Z"
+                     *       "updatedAt": "2026-11-29T19:33:29.720Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6021,7 +6094,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a228424bb076a7a43c8408bc3e5e65"
+                     *       "id": "dsb_01a228cc564d71f09b2645063382a7e7"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -6171,7 +6244,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-29T17:02:43.096Z",
+                     *       "approvedAt": "2026-11-29T19:33:29.747Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -6183,16 +6256,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T17:02:43.092Z",
-                     *       "id": "dsb_01a228424b94709d8a0451e9c094b2d3",
+                     *       "createdAt": "2026-11-29T19:33:29.720Z",
+                     *       "id": "dsb_01a228cc55f876389bb45a4210301391",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-29T17:02:43.094Z",
+                     *       "submittedAt": "2026-11-29T19:33:29.739Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T17:02:43.096Z"
+                     *       "updatedAt": "2026-11-29T19:33:29.747Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6375,10 +6448,26 @@ export interface operations {
             query?: {
                 /** @description pending, executing, sent, failed or rejected (the `counts` keys). */
                 status?: "pending" | "awaiting_registration" | "executing" | "sent" | "failed" | "canceled" | "rejected";
-                /** @description Page number, from 1 (default 1); past the last page, an empty page. */
+                /**
+                 * @description Page number, from 1 (default 1); past the last page, an empty page. Pages deep into a
+                 *     long list cost more the deeper they are: walk it with `startingAfter` instead.
+                 */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
                 limit?: number;
+                /**
+                 * @description A keyset page: the items listed after the one with this id (older ones, in the same
+                 *     newest-first order), each page costing the same however deep. Pass the last id of a page
+                 *     to get the next while `pagination.hasMore`. An id that is not in this list is 400
+                 *     `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+                 */
+                startingAfter?: string;
+                /**
+                 * @description A keyset page: the items listed before the one with this id (newer ones, still newest
+                 *     first); pass the first id of a page to get the previous one, or the newest id seen to
+                 *     poll for what came after it.
+                 */
+                endingBefore?: string;
             };
             header?: {
                 /** @description text/csv for the whole batch (every page, same filter) as a CSV report with the same columns */
@@ -6403,16 +6492,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *           "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a228424b94709d8a0451e74a53a45b",
+                     *           "id": "dsi_01a228cc55f876389bb45a4049a97243",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a228424b94709d8a0451e74a53a45b",
+                     *           "payoutId": "pyt_01a228cc55f876389bb45a4049a97243",
                      *           "row": 1,
-                     *           "txHash": "9ad60e577e8b8a22b12ee883a981e1aa6fe6f8f5bf9eb0084a1dd9cbe38919a6",
+                     *           "txHash": "0e735dc9d6fc9a30e79793b33ced31d3d7de37755e5e8a86837c5381914a3d6c",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -6423,18 +6512,20 @@ export interface operations {
                      *           "errorMessage": "the source account cannot cover the amount",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a228424b94709d8a0451e8d8d182b3",
+                     *           "id": "dsi_01a228cc55f876389bb45a411a4768cf",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a228424b94709d8a0451e8d8d182b3",
+                     *           "payoutId": "pyt_01a228cc55f876389bb45a411a4768cf",
                      *           "row": 2,
-                     *           "txHash": "003ffd0486da0151cb4c7bfc5c5b27f7bdfbded84aaba951344d9f8924082754",
+                     *           "txHash": "bf3cc250a514c43471c16bb7a2da0f65129869878862b7676e4cfa98fe398072",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
                      *         }
                      *       ],
                      *       "pagination": {
+                     *         "hasMore": false,
                      *         "limit": 20,
                      *         "page": 1,
                      *         "total": 2,
+                     *         "totalIsEstimate": false,
                      *         "totalPages": 1
                      *       }
                      *     }
@@ -6442,8 +6533,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a228424b94709d8a0451e74a53a45b,1,stipend-0001,cli_01a228424a2577d585d2cc39672c2a2f,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a228424b94709d8a0451e74a53a45b,approved,sent,9ad60e577e8b8a22b12ee883a981e1aa6fe6f8f5bf9eb0084a1dd9cbe38919a6,,
-                     *     dsi_01a228424b94709d8a0451e8d8d182b3,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a228424b94709d8a0451e8d8d182b3,approved,failed,003ffd0486da0151cb4c7bfc5c5b27f7bdfbded84aaba951344d9f8924082754,op_underfunded,the source account cannot cover the amount
+                     *     dsi_01a228cc55f876389bb45a4049a97243,1,stipend-0001,cli_01a228cc51a07795bef48a8cf7891446,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a228cc55f876389bb45a4049a97243,approved,sent,0e735dc9d6fc9a30e79793b33ced31d3d7de37755e5e8a86837c5381914a3d6c,,
+                     *     dsi_01a228cc55f876389bb45a411a4768cf,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a228cc55f876389bb45a411a4768cf,approved,failed,bf3cc250a514c43471c16bb7a2da0f65129869878862b7676e4cfa98fe398072,op_underfunded,the source account cannot cover the amount
                      */
                     "text/csv": string;
                 };
@@ -6597,16 +6688,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T17:02:43.111Z",
-                     *       "id": "dsb_01a228424ba77507b6a987a87efe29b6",
+                     *       "createdAt": "2026-11-29T19:33:29.793Z",
+                     *       "id": "dsb_01a228cc564175b2b5c4f28b801543ee",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-29T17:02:43.112Z",
+                     *       "submittedAt": "2026-11-29T19:33:29.798Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-29T17:02:43.117Z"
+                     *       "updatedAt": "2026-11-29T19:33:29.802Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6807,7 +6898,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-29T17:02:43.096Z",
+                     *       "approvedAt": "2026-11-29T19:33:29.747Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -6819,16 +6910,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-29T17:02:43.092Z",
-                     *       "id": "dsb_01a228424b94709d8a0451e9c094b2d3",
+                     *       "createdAt": "2026-11-29T19:33:29.720Z",
+                     *       "id": "dsb_01a228cc55f876389bb45a4210301391",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-29T17:02:43.094Z",
+                     *       "submittedAt": "2026-11-29T19:33:29.739Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T17:02:43.103Z"
+                     *       "updatedAt": "2026-11-29T19:33:29.774Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -7024,16 +7115,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T17:02:43.092Z",
-                     *       "id": "dsb_01a228424b94709d8a0451e9c094b2d3",
+                     *       "createdAt": "2026-11-29T19:33:29.720Z",
+                     *       "id": "dsb_01a228cc55f876389bb45a4210301391",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-29T17:02:43.094Z",
+                     *       "submittedAt": "2026-11-29T19:33:29.739Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T17:02:43.094Z"
+                     *       "updatedAt": "2026-11-29T19:33:29.739Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -7216,10 +7307,26 @@ export interface operations {
             query?: {
                 /** @description Only events of this type, e.g. `client.created`. */
                 type?: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.reminder_sent" | "invoice.voided" | "message.sent" | "message.delivered" | "message.failed" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
-                /** @description Page number, from 1 (default 1); past the last page, an empty page. */
+                /**
+                 * @description Page number, from 1 (default 1); past the last page, an empty page. Pages deep into a
+                 *     long list cost more the deeper they are: walk it with `startingAfter` instead.
+                 */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
                 limit?: number;
+                /**
+                 * @description A keyset page: the items listed after the one with this id (older ones, in the same
+                 *     newest-first order), each page costing the same however deep. Pass the last id of a page
+                 *     to get the next while `pagination.hasMore`. An id that is not in this list is 400
+                 *     `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+                 */
+                startingAfter?: string;
+                /**
+                 * @description A keyset page: the items listed before the one with this id (newer ones, still newest
+                 *     first); pass the first id of a page to get the previous one, or the newest id seen to
+                 *     poll for what came after it.
+                 */
+                endingBefore?: string;
             };
             header?: never;
             path?: never;
@@ -7237,7 +7344,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
+                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
                      *             "type": "api_key"
                      *           },
                      *           "createdAt": "2030-03-28T13:00:00.000Z",
@@ -7251,14 +7358,14 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *                 "id": "cli_01a228cc51a07795bef48a8cf7891446",
                      *                 "lastName": "Jean-Baptiste"
                      *               },
-                     *               "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
-                     *               "createdAt": "2026-11-29T17:02:42.734Z",
+                     *               "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *               "createdAt": "2026-11-29T19:33:28.679Z",
                      *               "currency": "HTG",
                      *               "dueDate": "2030-03-31",
-                     *               "id": "inv_01a228424a2e73bea0bc7171b1e6cc68",
+                     *               "id": "inv_01a228cc51e771a29fac5d184a45909a",
                      *               "installments": [],
                      *               "invoiceNumber": "INV-000001",
                      *               "lineItems": [
@@ -7282,7 +7389,7 @@ export interface operations {
                      *               "paidAt": null,
                      *               "paymentLink": {
                      *                 "expiresAt": null,
-                     *                 "url": "https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3"
+                     *                 "url": "https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7"
                      *               },
                      *               "reminder": {
                      *                 "amountDue": "2650.00",
@@ -7291,26 +7398,26 @@ export interface operations {
                      *                 "messages": [
                      *                   {
                      *                     "channel": "sms",
-                     *                     "id": "msg_01a228424a3c749b85d19a9437cc50e4",
+                     *                     "id": "msg_01a228cc521c7437ac0acb674d80aff8",
                      *                     "status": "delivered"
                      *                   },
                      *                   {
                      *                     "channel": "email",
-                     *                     "id": "msg_01a228424a3c749b85d19a951ec116a1",
+                     *                     "id": "msg_01a228cc521c7437ac0acb6880376dd4",
                      *                     "status": "delivered"
                      *                   }
                      *                 ],
                      *                 "offsetDays": -3
                      *               },
-                     *               "sentAt": "2026-11-29T17:02:42.738Z",
+                     *               "sentAt": "2026-11-29T19:33:28.697Z",
                      *               "status": "sent",
                      *               "subtotal": "2650.00",
                      *               "tax": "0.00",
                      *               "total": "2650.00",
-                     *               "updatedAt": "2026-11-29T17:02:42.738Z"
+                     *               "updatedAt": "2026-11-29T19:33:28.697Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228424a3c749b85d19a9a1e689e1a",
+                     *           "id": "evt_01a228cc521c7437ac0acb6d7145614c",
                      *           "livemode": false,
                      *           "type": "invoice.reminder_sent"
                      *         },
@@ -7324,24 +7431,24 @@ export interface operations {
                      *             "object": {
                      *               "attempts": 0,
                      *               "channel": "email",
-                     *               "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *               "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
                      *               "createdAt": "2030-03-28T13:00:00.000Z",
                      *               "failureReason": null,
-                     *               "html": "<!DOCTYPE html>\n<html lang=\"ht\"><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31.</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Peye kounye a</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">Si bouton an pa mache, louvri <a href=\"https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3</a></p>\n</div>\n</body></html>\n",
-                     *               "id": "msg_01a228424a3c749b85d19a951ec116a1",
-                     *               "invoiceId": "inv_01a228424a2e73bea0bc7171b1e6cc68",
+                     *               "html": "<!DOCTYPE html>\n<html lang=\"ht\"><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31.</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Peye kounye a</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">Si bouton an pa mache, louvri <a href=\"https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7</a></p>\n</div>\n</body></html>\n",
+                     *               "id": "msg_01a228cc521c7437ac0acb6880376dd4",
+                     *               "invoiceId": "inv_01a228cc51e771a29fac5d184a45909a",
                      *               "language": "ht",
-                     *               "providerId": "sandbox_msg_01a228424a3c749b85d19a951ec116a1",
+                     *               "providerId": "sandbox_msg_01a228cc521c7437ac0acb6880376dd4",
                      *               "sentAt": "2030-03-28T13:00:00.000Z",
                      *               "status": "delivered",
                      *               "subject": "Raple: fakti INV-000001 Acme",
                      *               "template": "reminder",
-                     *               "text": "Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31.\n\nPeye kounye a: https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\n",
+                     *               "text": "Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31.\n\nPeye kounye a: https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\n",
                      *               "to": "marie@example.ht",
                      *               "updatedAt": "2030-03-28T13:00:00.000Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228424a3c749b85d19a99145c3eb8",
+                     *           "id": "evt_01a228cc521c7437ac0acb6cca761071",
                      *           "livemode": false,
                      *           "type": "message.delivered"
                      *         },
@@ -7355,24 +7462,24 @@ export interface operations {
                      *             "object": {
                      *               "attempts": 0,
                      *               "channel": "email",
-                     *               "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *               "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
                      *               "createdAt": "2030-03-28T13:00:00.000Z",
                      *               "failureReason": null,
-                     *               "html": "<!DOCTYPE html>\n<html lang=\"ht\"><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31.</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Peye kounye a</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">Si bouton an pa mache, louvri <a href=\"https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3</a></p>\n</div>\n</body></html>\n",
-                     *               "id": "msg_01a228424a3c749b85d19a951ec116a1",
-                     *               "invoiceId": "inv_01a228424a2e73bea0bc7171b1e6cc68",
+                     *               "html": "<!DOCTYPE html>\n<html lang=\"ht\"><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31.</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Peye kounye a</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">Si bouton an pa mache, louvri <a href=\"https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7</a></p>\n</div>\n</body></html>\n",
+                     *               "id": "msg_01a228cc521c7437ac0acb6880376dd4",
+                     *               "invoiceId": "inv_01a228cc51e771a29fac5d184a45909a",
                      *               "language": "ht",
-                     *               "providerId": "sandbox_msg_01a228424a3c749b85d19a951ec116a1",
+                     *               "providerId": "sandbox_msg_01a228cc521c7437ac0acb6880376dd4",
                      *               "sentAt": "2030-03-28T13:00:00.000Z",
                      *               "status": "sent",
                      *               "subject": "Raple: fakti INV-000001 Acme",
                      *               "template": "reminder",
-                     *               "text": "Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31.\n\nPeye kounye a: https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\n",
+                     *               "text": "Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31.\n\nPeye kounye a: https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\n",
                      *               "to": "marie@example.ht",
                      *               "updatedAt": "2030-03-28T13:00:00.000Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228424a3c749b85d19a980c05643a",
+                     *           "id": "evt_01a228cc521c7437ac0acb6bdb65be2c",
                      *           "livemode": false,
                      *           "type": "message.sent"
                      *         },
@@ -7386,24 +7493,24 @@ export interface operations {
                      *             "object": {
                      *               "attempts": 0,
                      *               "channel": "sms",
-                     *               "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *               "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
                      *               "createdAt": "2030-03-28T13:00:00.000Z",
                      *               "failureReason": null,
                      *               "html": null,
-                     *               "id": "msg_01a228424a3c749b85d19a9437cc50e4",
-                     *               "invoiceId": "inv_01a228424a2e73bea0bc7171b1e6cc68",
+                     *               "id": "msg_01a228cc521c7437ac0acb674d80aff8",
+                     *               "invoiceId": "inv_01a228cc51e771a29fac5d184a45909a",
                      *               "language": "ht",
-                     *               "providerId": "sandbox_msg_01a228424a3c749b85d19a9437cc50e4",
+                     *               "providerId": "sandbox_msg_01a228cc521c7437ac0acb674d80aff8",
                      *               "sentAt": "2030-03-28T13:00:00.000Z",
                      *               "status": "delivered",
                      *               "subject": null,
                      *               "template": "reminder",
-                     *               "text": "Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31. Peye: https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3",
+                     *               "text": "Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31. Peye: https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7",
                      *               "to": "+50937005678",
                      *               "updatedAt": "2030-03-28T13:00:00.000Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228424a3c749b85d19a9791011ac6",
+                     *           "id": "evt_01a228cc521c7437ac0acb6abfe3cfdc",
                      *           "livemode": false,
                      *           "type": "message.delivered"
                      *         },
@@ -7417,33 +7524,33 @@ export interface operations {
                      *             "object": {
                      *               "attempts": 0,
                      *               "channel": "sms",
-                     *               "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *               "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
                      *               "createdAt": "2030-03-28T13:00:00.000Z",
                      *               "failureReason": null,
                      *               "html": null,
-                     *               "id": "msg_01a228424a3c749b85d19a9437cc50e4",
-                     *               "invoiceId": "inv_01a228424a2e73bea0bc7171b1e6cc68",
+                     *               "id": "msg_01a228cc521c7437ac0acb674d80aff8",
+                     *               "invoiceId": "inv_01a228cc51e771a29fac5d184a45909a",
                      *               "language": "ht",
-                     *               "providerId": "sandbox_msg_01a228424a3c749b85d19a9437cc50e4",
+                     *               "providerId": "sandbox_msg_01a228cc521c7437ac0acb674d80aff8",
                      *               "sentAt": "2030-03-28T13:00:00.000Z",
                      *               "status": "sent",
                      *               "subject": null,
                      *               "template": "reminder",
-                     *               "text": "Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31. Peye: https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3",
+                     *               "text": "Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31. Peye: https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7",
                      *               "to": "+50937005678",
                      *               "updatedAt": "2030-03-28T13:00:00.000Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228424a3c749b85d19a969745de35",
+                     *           "id": "evt_01a228cc521c7437ac0acb6938c9fc16",
                      *           "livemode": false,
                      *           "type": "message.sent"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
+                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T17:02:43.120Z",
+                     *           "createdAt": "2026-11-29T19:33:29.805Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7459,8 +7566,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T17:02:43.120Z",
-                     *               "id": "dsb_01a228424bb076a7a43c8408bc3e5e65",
+                     *               "createdAt": "2026-11-29T19:33:29.805Z",
+                     *               "id": "dsb_01a228cc564d71f09b2645063382a7e7",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -7468,19 +7575,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-29T17:02:43.120Z"
+                     *               "updatedAt": "2026-11-29T19:33:29.805Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228424bb076a7a43c84090ac06a8e",
+                     *           "id": "evt_01a228cc564e7336aa8e0c926c85b74d",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
+                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T17:02:43.117Z",
+                     *           "createdAt": "2026-11-29T19:33:29.802Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7496,28 +7603,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T17:02:43.111Z",
-                     *               "id": "dsb_01a228424ba77507b6a987a87efe29b6",
+                     *               "createdAt": "2026-11-29T19:33:29.793Z",
+                     *               "id": "dsb_01a228cc564175b2b5c4f28b801543ee",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-29T17:02:43.112Z",
+                     *               "submittedAt": "2026-11-29T19:33:29.798Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T17:02:43.117Z"
+                     *               "updatedAt": "2026-11-29T19:33:29.802Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228424baf750f8d675cd66a007366",
+                     *           "id": "evt_01a228cc564b7698a4688fee943f1308",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
+                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T17:02:43.117Z",
+                     *           "createdAt": "2026-11-29T19:33:29.802Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -7528,28 +7635,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T17:02:43.112Z",
+                     *               "createdAt": "2026-11-29T19:33:29.798Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a228424ba77507b6a987a7ecf51ea5",
+                     *               "id": "pyt_01a228cc564175b2b5c4f28acd160532",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T17:02:43.117Z",
+                     *               "updatedAt": "2026-11-29T19:33:29.802Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a228424bae7058bebd02055f7479f5",
+                     *           "id": "evt_01a228cc564a7050afa2c629cdba89dd",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
+                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T17:02:43.112Z",
+                     *           "createdAt": "2026-11-29T19:33:29.798Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7565,28 +7672,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T17:02:43.111Z",
-                     *               "id": "dsb_01a228424ba77507b6a987a87efe29b6",
+                     *               "createdAt": "2026-11-29T19:33:29.793Z",
+                     *               "id": "dsb_01a228cc564175b2b5c4f28b801543ee",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T17:02:43.112Z",
+                     *               "submittedAt": "2026-11-29T19:33:29.798Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T17:02:43.112Z"
+                     *               "updatedAt": "2026-11-29T19:33:29.798Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228424ba9779da476cd29e30635d1",
+                     *           "id": "evt_01a228cc5647704ea80e7c500cb3a65e",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
+                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T17:02:43.112Z",
+                     *           "createdAt": "2026-11-29T19:33:29.798Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7597,28 +7704,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T17:02:43.112Z",
+                     *               "createdAt": "2026-11-29T19:33:29.798Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a228424ba77507b6a987a7ecf51ea5",
+                     *               "id": "pyt_01a228cc564175b2b5c4f28acd160532",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T17:02:43.112Z",
+                     *               "updatedAt": "2026-11-29T19:33:29.798Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a228424ba9779da476cd27239818bd",
+                     *           "id": "evt_01a228cc5647704ea80e7c4e17e26f79",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
+                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T17:02:43.111Z",
+                     *           "createdAt": "2026-11-29T19:33:29.793Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7634,8 +7741,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T17:02:43.111Z",
-                     *               "id": "dsb_01a228424ba77507b6a987a87efe29b6",
+                     *               "createdAt": "2026-11-29T19:33:29.793Z",
+                     *               "id": "dsb_01a228cc564175b2b5c4f28b801543ee",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -7643,10 +7750,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T17:02:43.111Z"
+                     *               "updatedAt": "2026-11-29T19:33:29.793Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228424ba77507b6a987a96b0c2f80",
+                     *           "id": "evt_01a228cc564175b2b5c4f28c7e7bb5c4",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -7655,11 +7762,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T17:02:43.107Z",
+                     *           "createdAt": "2026-11-29T19:33:29.786Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T17:02:43.096Z",
+                     *               "approvedAt": "2026-11-29T19:33:29.747Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7671,19 +7778,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T17:02:43.092Z",
-                     *               "id": "dsb_01a228424b94709d8a0451e9c094b2d3",
+                     *               "createdAt": "2026-11-29T19:33:29.720Z",
+                     *               "id": "dsb_01a228cc55f876389bb45a4210301391",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T17:02:43.094Z",
+                     *               "submittedAt": "2026-11-29T19:33:29.739Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T17:02:43.107Z"
+                     *               "updatedAt": "2026-11-29T19:33:29.786Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228424ba376748c68a723529ccd97",
+                     *           "id": "evt_01a228cc563a752180f345d95aa25344",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -7692,7 +7799,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T17:02:43.106Z",
+                     *           "createdAt": "2026-11-29T19:33:29.782Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7702,48 +7809,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T17:02:43.099Z",
+                     *                   "createdAt": "2026-11-29T19:33:29.756Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a228424b9b743297af905bd24641fd",
+                     *                   "id": "att_01a228cc561c7157b722f1ab0047f847",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "11986ac690b568e3494982c7a45979740ea904a1d3392477affb9e9406f6c209"
+                     *                   "txHash": "fd1888ff1d8e8492b544438c365735cd722e09a6ecd1b5b593d4e5bd24c40ab8"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T17:02:43.106Z",
+                     *                   "createdAt": "2026-11-29T19:33:29.777Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a228424ba27014a982bb66a6a0d866",
+                     *                   "id": "att_01a228cc563173a7bd4b3166e0d044f3",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "003ffd0486da0151cb4c7bfc5c5b27f7bdfbded84aaba951344d9f8924082754"
+                     *                   "txHash": "bf3cc250a514c43471c16bb7a2da0f65129869878862b7676e4cfa98fe398072"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T17:02:43.094Z",
+                     *               "createdAt": "2026-11-29T19:33:29.739Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a228424b94709d8a0451e8d8d182b3",
+                     *               "id": "pyt_01a228cc55f876389bb45a411a4768cf",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T17:02:43.106Z",
+                     *               "updatedAt": "2026-11-29T19:33:29.782Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a228424ba376748c68a721fd8b2879",
+                     *           "id": "evt_01a228cc5636764b9ffae43d958f218c",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
+                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T17:02:43.103Z",
+                     *           "createdAt": "2026-11-29T19:33:29.774Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7753,30 +7860,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T17:02:43.099Z",
+                     *                   "createdAt": "2026-11-29T19:33:29.756Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a228424b9b743297af905bd24641fd",
+                     *                   "id": "att_01a228cc561c7157b722f1ab0047f847",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "11986ac690b568e3494982c7a45979740ea904a1d3392477affb9e9406f6c209"
+                     *                   "txHash": "fd1888ff1d8e8492b544438c365735cd722e09a6ecd1b5b593d4e5bd24c40ab8"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T17:02:43.094Z",
+                     *               "createdAt": "2026-11-29T19:33:29.739Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a228424b94709d8a0451e8d8d182b3",
+                     *               "id": "pyt_01a228cc55f876389bb45a411a4768cf",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T17:02:43.103Z",
+                     *               "updatedAt": "2026-11-29T19:33:29.774Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a228424ba073c8960ead3717eb341c",
+                     *           "id": "evt_01a228cc562f744084b61334112ff9b3",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -7785,11 +7892,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T17:02:43.102Z",
+                     *           "createdAt": "2026-11-29T19:33:29.767Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T17:02:43.096Z",
+                     *               "approvedAt": "2026-11-29T19:33:29.747Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7801,19 +7908,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T17:02:43.092Z",
-                     *               "id": "dsb_01a228424b94709d8a0451e9c094b2d3",
+                     *               "createdAt": "2026-11-29T19:33:29.720Z",
+                     *               "id": "dsb_01a228cc55f876389bb45a4210301391",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T17:02:43.094Z",
+                     *               "submittedAt": "2026-11-29T19:33:29.739Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T17:02:43.102Z"
+                     *               "updatedAt": "2026-11-29T19:33:29.767Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228424b9e734289d1821b142dc05c",
+                     *           "id": "evt_01a228cc5627770d96c85731aba2cda0",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -7822,7 +7929,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T17:02:43.101Z",
+                     *           "createdAt": "2026-11-29T19:33:29.765Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7832,30 +7939,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T17:02:43.099Z",
+                     *                   "createdAt": "2026-11-29T19:33:29.756Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a228424b9b743297af905bd24641fd",
+                     *                   "id": "att_01a228cc561c7157b722f1ab0047f847",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "11986ac690b568e3494982c7a45979740ea904a1d3392477affb9e9406f6c209"
+                     *                   "txHash": "fd1888ff1d8e8492b544438c365735cd722e09a6ecd1b5b593d4e5bd24c40ab8"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T17:02:43.094Z",
+                     *               "createdAt": "2026-11-29T19:33:29.739Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a228424b94709d8a0451e8d8d182b3",
+                     *               "id": "pyt_01a228cc55f876389bb45a411a4768cf",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T17:02:43.101Z",
+                     *               "updatedAt": "2026-11-29T19:33:29.765Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a228424b9d7679a4b5e546a2dd951c",
+                     *           "id": "evt_01a228cc562670a6b9075b715f2f4dbe",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -7864,7 +7971,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T17:02:43.101Z",
+                     *           "createdAt": "2026-11-29T19:33:29.765Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7874,37 +7981,37 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T17:02:43.099Z",
+                     *                   "createdAt": "2026-11-29T19:33:29.756Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a228424b9b743297af905a07bb809a",
-                     *                   "ledgerSeq": 36,
-                     *                   "txHash": "9ad60e577e8b8a22b12ee883a981e1aa6fe6f8f5bf9eb0084a1dd9cbe38919a6"
+                     *                   "id": "att_01a228cc561c7157b722f1aa988e4688",
+                     *                   "ledgerSeq": 103,
+                     *                   "txHash": "0e735dc9d6fc9a30e79793b33ced31d3d7de37755e5e8a86837c5381914a3d6c"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *                 "id": "cli_01a228cc51a07795bef48a8cf7891446",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
-                     *               "createdAt": "2026-11-29T17:02:43.094Z",
+                     *               "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *               "createdAt": "2026-11-29T19:33:29.739Z",
                      *               "execStatus": "sent",
                      *               "hold": null,
-                     *               "id": "pyt_01a228424b94709d8a0451e74a53a45b",
+                     *               "id": "pyt_01a228cc55f876389bb45a4049a97243",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T17:02:43.101Z",
+                     *               "updatedAt": "2026-11-29T19:33:29.765Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a228424b9d7679a4b5e545f0afee4f",
+                     *           "id": "evt_01a228cc562670a6b9075b706bf326f8",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -7913,7 +8020,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T17:02:43.100Z",
+                     *           "createdAt": "2026-11-29T19:33:29.761Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7923,52 +8030,52 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T17:02:42.794Z",
+                     *                   "createdAt": "2026-11-29T19:33:28.925Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a228424a6a708eb6fd7a1e0249275d",
+                     *                   "id": "att_01a228cc52dd74f0aec9a4b660ba104f",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "809f4173d32cf4ab62018a5028322e907f21477e9b3db23271831e3420d969b8"
+                     *                   "txHash": "325a14b70e6be56bc64ae6e2a128fe3bc5fe55739d25993dd5fd88a5663f8fee"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T17:02:43.100Z",
+                     *                   "createdAt": "2026-11-29T19:33:29.760Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a228424b9c70599ccbb16d61dd7fd6",
+                     *                   "id": "att_01a228cc5620710b82558d5241734260",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "d785c7dcac98099d5841d37fc0a2ee0ae6f25ec29166539d9ad7eef767df2c1a"
+                     *                   "txHash": "a864617377a5f15ef346dcf37551e42da1a83e67790db3e398469c3192c2d909"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T17:02:42.788Z",
+                     *               "createdAt": "2026-11-29T19:33:28.912Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a228424a64709cb7212c95b95ee73d",
+                     *               "id": "pyt_01a228cc52d073d1a451263927285a03",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-29T17:02:43.100Z",
+                     *               "updatedAt": "2026-11-29T19:33:29.761Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a228424b9c70599ccbb16e43e9c7e7",
+                     *           "id": "evt_01a228cc56217532a8725ce01bc017d8",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
+                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T17:02:43.096Z",
+                     *           "createdAt": "2026-11-29T19:33:29.747Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-29T17:02:43.096Z",
+                     *               "approvedAt": "2026-11-29T19:33:29.747Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7980,28 +8087,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T17:02:43.092Z",
-                     *               "id": "dsb_01a228424b94709d8a0451e9c094b2d3",
+                     *               "createdAt": "2026-11-29T19:33:29.720Z",
+                     *               "id": "dsb_01a228cc55f876389bb45a4210301391",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-29T17:02:43.094Z",
+                     *               "submittedAt": "2026-11-29T19:33:29.739Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T17:02:43.096Z"
+                     *               "updatedAt": "2026-11-29T19:33:29.747Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228424b9976aba38d49128b989c60",
+                     *           "id": "evt_01a228cc5615746bac3c2b1153bdc356",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
+                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T17:02:43.096Z",
+                     *           "createdAt": "2026-11-29T19:33:29.747Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -8012,27 +8119,29 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T17:02:43.094Z",
+                     *               "createdAt": "2026-11-29T19:33:29.739Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a228424b94709d8a0451e8d8d182b3",
+                     *               "id": "pyt_01a228cc55f876389bb45a411a4768cf",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T17:02:43.096Z",
+                     *               "updatedAt": "2026-11-29T19:33:29.747Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a228424b9976aba38d490f54d845ae",
+                     *           "id": "evt_01a228cc56147190b31dedae614ef32d",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         }
                      *       ],
                      *       "pagination": {
+                     *         "hasMore": true,
                      *         "limit": 20,
                      *         "page": 1,
                      *         "total": 80,
+                     *         "totalIsEstimate": false,
                      *         "totalPages": 4
                      *       }
                      *     }
@@ -8146,7 +8255,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a228424a0873c0b33c9178b29d1b1e",
+                     *         "id": "key_01a228cc515e76acbaaa5e0292fab61d",
                      *         "type": "api_key"
                      *       },
                      *       "createdAt": "2030-03-28T13:00:00.000Z",
@@ -8160,14 +8269,14 @@ export interface operations {
                      *           "client": {
                      *             "email": "marie@example.ht",
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *             "id": "cli_01a228cc51a07795bef48a8cf7891446",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
-                     *           "createdAt": "2026-11-29T17:02:42.734Z",
+                     *           "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *           "createdAt": "2026-11-29T19:33:28.679Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a228424a2e73bea0bc7171b1e6cc68",
+                     *           "id": "inv_01a228cc51e771a29fac5d184a45909a",
                      *           "installments": [],
                      *           "invoiceNumber": "INV-000001",
                      *           "lineItems": [
@@ -8191,7 +8300,7 @@ export interface operations {
                      *           "paidAt": null,
                      *           "paymentLink": {
                      *             "expiresAt": null,
-                     *             "url": "https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3"
+                     *             "url": "https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7"
                      *           },
                      *           "reminder": {
                      *             "amountDue": "2650.00",
@@ -8200,26 +8309,26 @@ export interface operations {
                      *             "messages": [
                      *               {
                      *                 "channel": "sms",
-                     *                 "id": "msg_01a228424a3c749b85d19a9437cc50e4",
+                     *                 "id": "msg_01a228cc521c7437ac0acb674d80aff8",
                      *                 "status": "delivered"
                      *               },
                      *               {
                      *                 "channel": "email",
-                     *                 "id": "msg_01a228424a3c749b85d19a951ec116a1",
+                     *                 "id": "msg_01a228cc521c7437ac0acb6880376dd4",
                      *                 "status": "delivered"
                      *               }
                      *             ],
                      *             "offsetDays": -3
                      *           },
-                     *           "sentAt": "2026-11-29T17:02:42.738Z",
+                     *           "sentAt": "2026-11-29T19:33:28.697Z",
                      *           "status": "sent",
                      *           "subtotal": "2650.00",
                      *           "tax": "0.00",
                      *           "total": "2650.00",
-                     *           "updatedAt": "2026-11-29T17:02:42.738Z"
+                     *           "updatedAt": "2026-11-29T19:33:28.697Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a228424a3c749b85d19a9a1e689e1a",
+                     *       "id": "evt_01a228cc521c7437ac0acb6d7145614c",
                      *       "livemode": false,
                      *       "type": "invoice.reminder_sent"
                      *     }
@@ -8322,10 +8431,26 @@ export interface operations {
                 clientId?: string;
                 /** @description Matches the invoice number or the client's name. */
                 search?: string;
-                /** @description Page number, from 1 (default 1); past the last page, an empty page. */
+                /**
+                 * @description Page number, from 1 (default 1); past the last page, an empty page. Pages deep into a
+                 *     long list cost more the deeper they are: walk it with `startingAfter` instead.
+                 */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
                 limit?: number;
+                /**
+                 * @description A keyset page: the items listed after the one with this id (older ones, in the same
+                 *     newest-first order), each page costing the same however deep. Pass the last id of a page
+                 *     to get the next while `pagination.hasMore`. An id that is not in this list is 400
+                 *     `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+                 */
+                startingAfter?: string;
+                /**
+                 * @description A keyset page: the items listed before the one with this id (newer ones, still newest
+                 *     first); pass the first id of a page to get the previous one, or the newest id seen to
+                 *     poll for what came after it.
+                 */
+                endingBefore?: string;
             };
             header?: never;
             path?: never;
@@ -8345,22 +8470,24 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *             "id": "cli_01a228cc51a07795bef48a8cf7891446",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
-                     *           "createdAt": "2026-11-29T17:02:42.734Z",
+                     *           "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *           "createdAt": "2026-11-29T19:33:28.679Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a228424a2e73bea0bc7171b1e6cc68",
+                     *           "id": "inv_01a228cc51e771a29fac5d184a45909a",
                      *           "invoiceNumber": "INV-000001",
                      *           "status": "sent"
                      *         }
                      *       ],
                      *       "pagination": {
+                     *         "hasMore": false,
                      *         "limit": 20,
                      *         "page": 1,
                      *         "total": 1,
+                     *         "totalIsEstimate": false,
                      *         "totalPages": 1
                      *       }
                      *     }
@@ -8469,7 +8596,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                 *       "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -8502,14 +8629,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *         "id": "cli_01a228cc51a07795bef48a8cf7891446",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
-                     *       "createdAt": "2026-11-29T17:02:42.734Z",
+                     *       "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *       "createdAt": "2026-11-29T19:33:28.679Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a228424a2e73bea0bc7171b1e6cc68",
+                     *       "id": "inv_01a228cc51e771a29fac5d184a45909a",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8526,14 +8653,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3"
+                     *         "url": "https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-29T17:02:42.734Z"
+                     *       "updatedAt": "2026-11-29T19:33:28.679Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8720,14 +8847,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *         "id": "cli_01a228cc51a07795bef48a8cf7891446",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
-                     *       "createdAt": "2026-11-29T17:02:42.734Z",
+                     *       "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *       "createdAt": "2026-11-29T19:33:28.679Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a228424a2e73bea0bc7171b1e6cc68",
+                     *       "id": "inv_01a228cc51e771a29fac5d184a45909a",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8751,14 +8878,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3"
+                     *         "url": "https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7"
                      *       },
-                     *       "sentAt": "2026-11-29T17:02:42.738Z",
+                     *       "sentAt": "2026-11-29T19:33:28.697Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T17:02:42.738Z"
+                     *       "updatedAt": "2026-11-29T19:33:28.697Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8898,14 +9025,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *         "id": "cli_01a228cc51a07795bef48a8cf7891446",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
-                     *       "createdAt": "2026-11-29T17:02:42.734Z",
+                     *       "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *       "createdAt": "2026-11-29T19:33:28.679Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a228424a2e73bea0bc7171b1e6cc68",
+                     *       "id": "inv_01a228cc51e771a29fac5d184a45909a",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8929,14 +9056,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3"
+                     *         "url": "https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T17:02:42.736Z"
+                     *       "updatedAt": "2026-11-29T19:33:28.691Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -9118,14 +9245,14 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amount": "25.00",
-                     *           "createdAt": "2026-11-29T17:02:42.771Z",
+                     *           "createdAt": "2026-11-29T19:33:28.795Z",
                      *           "createdBy": {
-                     *             "id": "key_01a228424a0873c0b33c9178b29d1b1e",
+                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
                      *             "type": "api_key"
                      *           },
                      *           "currency": "HTG",
-                     *           "id": "cn_01a228424a5374f1aebfffa82c7cfc7c",
-                     *           "invoiceId": "inv_01a228424a4d747088bf84d8512f5a3a",
+                     *           "id": "cn_01a228cc525c768eb8ba7832f01e46f9",
+                     *           "invoiceId": "inv_01a228cc523c722480986e9b50ac4a7b",
                      *           "lines": [],
                      *           "memo": "Late fee waived after the storm",
                      *           "number": "CN-000001",
@@ -9260,14 +9387,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "amount": "25.00",
-                     *       "createdAt": "2026-11-29T17:02:42.771Z",
+                     *       "createdAt": "2026-11-29T19:33:28.795Z",
                      *       "createdBy": {
-                     *         "id": "key_01a228424a0873c0b33c9178b29d1b1e",
+                     *         "id": "key_01a228cc515e76acbaaa5e0292fab61d",
                      *         "type": "api_key"
                      *       },
                      *       "currency": "HTG",
-                     *       "id": "cn_01a228424a5374f1aebfffa82c7cfc7c",
-                     *       "invoiceId": "inv_01a228424a4d747088bf84d8512f5a3a",
+                     *       "id": "cn_01a228cc525c768eb8ba7832f01e46f9",
+                     *       "invoiceId": "inv_01a228cc523c722480986e9b50ac4a7b",
                      *       "lines": [],
                      *       "memo": "Late fee waived after the storm",
                      *       "number": "CN-000001",
@@ -9475,22 +9602,22 @@ export interface operations {
                     /**
                      * @example {
                      *       "amount": "25.00",
-                     *       "createdAt": "2026-11-29T17:02:42.771Z",
+                     *       "createdAt": "2026-11-29T19:33:28.795Z",
                      *       "createdBy": {
-                     *         "id": "key_01a228424a0873c0b33c9178b29d1b1e",
+                     *         "id": "key_01a228cc515e76acbaaa5e0292fab61d",
                      *         "type": "api_key"
                      *       },
                      *       "currency": "HTG",
-                     *       "id": "cn_01a228424a5374f1aebfffa82c7cfc7c",
-                     *       "invoiceId": "inv_01a228424a4d747088bf84d8512f5a3a",
+                     *       "id": "cn_01a228cc525c768eb8ba7832f01e46f9",
+                     *       "invoiceId": "inv_01a228cc523c722480986e9b50ac4a7b",
                      *       "lines": [],
                      *       "memo": "Late fee waived after the storm",
                      *       "number": "CN-000001",
                      *       "reason": "waiver",
                      *       "status": "void",
-                     *       "voidedAt": "2026-11-29T17:02:42.773Z",
+                     *       "voidedAt": "2026-11-29T19:33:28.803Z",
                      *       "voidedBy": {
-                     *         "id": "key_01a228424a0873c0b33c9178b29d1b1e",
+                     *         "id": "key_01a228cc515e76acbaaa5e0292fab61d",
                      *         "type": "api_key"
                      *       }
                      *     }
@@ -9656,10 +9783,26 @@ export interface operations {
     listInvoicePayments: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1); past the last page, an empty page. */
+                /**
+                 * @description Page number, from 1 (default 1); past the last page, an empty page. Pages deep into a
+                 *     long list cost more the deeper they are: walk it with `startingAfter` instead.
+                 */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
                 limit?: number;
+                /**
+                 * @description A keyset page: the items listed after the one with this id (older ones, in the same
+                 *     newest-first order), each page costing the same however deep. Pass the last id of a page
+                 *     to get the next while `pagination.hasMore`. An id that is not in this list is 400
+                 *     `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+                 */
+                startingAfter?: string;
+                /**
+                 * @description A keyset page: the items listed before the one with this id (newer ones, still newest
+                 *     first); pass the first id of a page to get the previous one, or the newest id seen to
+                 *     poll for what came after it.
+                 */
+                endingBefore?: string;
             };
             header?: never;
             path: {
@@ -9680,24 +9823,26 @@ export interface operations {
                      *         {
                      *           "amount": "2650.00",
                      *           "currency": "HTG",
-                     *           "id": "ipy_01a228424a4a74a3a3562a28c655534d",
-                     *           "invoiceId": "inv_01a228424a2e73bea0bc7171b1e6cc68",
+                     *           "id": "ipy_01a228cc523772d2a76699405e5f7b14",
+                     *           "invoiceId": "inv_01a228cc51e771a29fac5d184a45909a",
                      *           "method": "stellar",
-                     *           "paidAt": "2026-11-29T17:02:42.750Z",
-                     *           "recordedAt": "2026-11-29T17:02:42.761Z",
+                     *           "paidAt": "2026-11-29T19:33:28.744Z",
+                     *           "recordedAt": "2026-11-29T19:33:28.758Z",
                      *           "recordedBy": {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "reference": "b04dab022e483a1347da10f4f0c3be1f0ccb32f8d8ec4aa0248f71c66e9a25da",
+                     *           "reference": "524977243e6786e09bc2f4564cd4b9160a48da11efd5646737a5b0b093dd6c86",
                      *           "reversalReason": null,
                      *           "reversedAt": null
                      *         }
                      *       ],
                      *       "pagination": {
+                     *         "hasMore": false,
                      *         "limit": 20,
                      *         "page": 1,
                      *         "total": 1,
+                     *         "totalIsEstimate": false,
                      *         "totalPages": 1
                      *       }
                      *     }
@@ -9705,7 +9850,7 @@ export interface operations {
                     "application/json": components["schemas"]["InvoicePaymentList"];
                 };
             };
-            /** @description invalid_pagination: page or limit out of range, or not an integer */
+            /** @description invalid_pagination: page or limit out of range, or not an integer; validation_error: a filter is outside what its parameter allows (a status or type not in its list, a search over 200 characters, a malformed id), named in details */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9844,13 +9989,13 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a228424a5071319506e85fa63d9876",
-                     *       "invoiceId": "inv_01a228424a4d747088bf84d8512f5a3a",
+                     *       "id": "ipy_01a228cc524870af892b220a548dee75",
+                     *       "invoiceId": "inv_01a228cc523c722480986e9b50ac4a7b",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T17:02:42.768Z",
+                     *       "recordedAt": "2026-11-29T19:33:28.775Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a228424a0873c0b33c9178b29d1b1e",
+                     *         "id": "key_01a228cc515e76acbaaa5e0292fab61d",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
@@ -10066,18 +10211,18 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a228424a5071319506e85fa63d9876",
-                     *       "invoiceId": "inv_01a228424a4d747088bf84d8512f5a3a",
+                     *       "id": "ipy_01a228cc524870af892b220a548dee75",
+                     *       "invoiceId": "inv_01a228cc523c722480986e9b50ac4a7b",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T17:02:42.768Z",
+                     *       "recordedAt": "2026-11-29T19:33:28.775Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a228424a0873c0b33c9178b29d1b1e",
+                     *         "id": "key_01a228cc515e76acbaaa5e0292fab61d",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
                      *       "reversalReason": "Counted twice: the branch entered the receipt again",
-                     *       "reversedAt": "2026-11-29T17:02:42.769Z"
+                     *       "reversedAt": "2026-11-29T19:33:28.789Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoicePaymentView"];
@@ -10292,12 +10437,12 @@ export interface operations {
                      *       "messages": [
                      *         {
                      *           "channel": "email",
-                     *           "id": "msg_01a228424a33740cad80aed82c7ea508",
+                     *           "id": "msg_01a228cc51f971dda6d885cde5257075",
                      *           "status": "delivered"
                      *         },
                      *         {
                      *           "channel": "sms",
-                     *           "id": "msg_01a228424a33740cad80aed903876f8e",
+                     *           "id": "msg_01a228cc51f971dda6d885cef1a7c090",
                      *           "status": "delivered"
                      *         }
                      *       ],
@@ -10511,7 +10656,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amount": "100.00",
-                     *           "at": "2026-11-29T17:02:42.765Z",
+                     *           "at": "2026-11-29T19:33:28.764Z",
                      *           "balance": "100.00",
                      *           "method": null,
                      *           "reference": null,
@@ -10520,72 +10665,72 @@ export interface operations {
                      *         },
                      *         {
                      *           "amount": "-40.00",
-                     *           "at": "2026-11-29T17:02:42.768Z",
+                     *           "at": "2026-11-29T19:33:28.775Z",
                      *           "balance": "60.00",
                      *           "method": "cash",
                      *           "reference": "REC-2026-0042",
-                     *           "sourceId": "ipy_01a228424a5071319506e85fa63d9876",
+                     *           "sourceId": "ipy_01a228cc524870af892b220a548dee75",
                      *           "type": "payment"
                      *         },
                      *         {
                      *           "amount": "40.00",
-                     *           "at": "2026-11-29T17:02:42.769Z",
+                     *           "at": "2026-11-29T19:33:28.789Z",
                      *           "balance": "100.00",
                      *           "method": "cash",
                      *           "reference": "Counted twice: the branch entered the receipt again",
-                     *           "sourceId": "ipy_01a228424a5071319506e85fa63d9876",
+                     *           "sourceId": "ipy_01a228cc524870af892b220a548dee75",
                      *           "type": "payment_reversed"
                      *         },
                      *         {
                      *           "amount": "-25.00",
-                     *           "at": "2026-11-29T17:02:42.771Z",
+                     *           "at": "2026-11-29T19:33:28.795Z",
                      *           "balance": "75.00",
                      *           "method": null,
                      *           "reference": "CN-000001",
-                     *           "sourceId": "cn_01a228424a5374f1aebfffa82c7cfc7c",
+                     *           "sourceId": "cn_01a228cc525c768eb8ba7832f01e46f9",
                      *           "type": "credit_note"
                      *         },
                      *         {
                      *           "amount": "25.00",
-                     *           "at": "2026-11-29T17:02:42.773Z",
+                     *           "at": "2026-11-29T19:33:28.803Z",
                      *           "balance": "100.00",
                      *           "method": null,
                      *           "reference": "CN-000001",
-                     *           "sourceId": "cn_01a228424a5374f1aebfffa82c7cfc7c",
+                     *           "sourceId": "cn_01a228cc525c768eb8ba7832f01e46f9",
                      *           "type": "credit_note_voided"
                      *         },
                      *         {
                      *           "amount": "-150.00",
-                     *           "at": "2026-11-29T17:02:42.774Z",
+                     *           "at": "2026-11-29T19:33:28.811Z",
                      *           "balance": "-50.00",
                      *           "method": "cash",
                      *           "reference": null,
-                     *           "sourceId": "ipy_01a228424a567127a3b95556bced5870",
+                     *           "sourceId": "ipy_01a228cc526b76139b693bd6686ba8e3",
                      *           "type": "payment"
                      *         },
                      *         {
                      *           "amount": "50.00",
-                     *           "at": "2026-11-29T17:02:42.774Z",
+                     *           "at": "2026-11-29T19:33:28.811Z",
                      *           "balance": "0.00",
                      *           "method": null,
                      *           "reference": null,
-                     *           "sourceId": "cbt_01a228424a567127a3b9555779b85ba1",
+                     *           "sourceId": "cbt_01a228cc526b76139b693bd73f92311c",
                      *           "type": "to_credit_balance"
                      *         }
                      *       ],
-                     *       "invoiceId": "inv_01a228424a4d747088bf84d8512f5a3a"
+                     *       "invoiceId": "inv_01a228cc523c722480986e9b50ac4a7b"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceStatement"];
                     /**
                      * @example at,type,amount,balance,sourceId,method,reference
-                     *     2026-11-29T17:02:42.765Z,invoiced,100.00,100.00,,,
-                     *     2026-11-29T17:02:42.768Z,payment,-40.00,60.00,ipy_01a228424a5071319506e85fa63d9876,cash,REC-2026-0042
-                     *     2026-11-29T17:02:42.769Z,payment_reversed,40.00,100.00,ipy_01a228424a5071319506e85fa63d9876,cash,Counted twice: the branch entered the receipt again
-                     *     2026-11-29T17:02:42.771Z,credit_note,-25.00,75.00,cn_01a228424a5374f1aebfffa82c7cfc7c,,CN-000001
-                     *     2026-11-29T17:02:42.773Z,credit_note_voided,25.00,100.00,cn_01a228424a5374f1aebfffa82c7cfc7c,,CN-000001
-                     *     2026-11-29T17:02:42.774Z,payment,-150.00,-50.00,ipy_01a228424a567127a3b95556bced5870,cash,
-                     *     2026-11-29T17:02:42.774Z,to_credit_balance,50.00,0.00,cbt_01a228424a567127a3b9555779b85ba1,,
+                     *     2026-11-29T19:33:28.764Z,invoiced,100.00,100.00,,,
+                     *     2026-11-29T19:33:28.775Z,payment,-40.00,60.00,ipy_01a228cc524870af892b220a548dee75,cash,REC-2026-0042
+                     *     2026-11-29T19:33:28.789Z,payment_reversed,40.00,100.00,ipy_01a228cc524870af892b220a548dee75,cash,Counted twice: the branch entered the receipt again
+                     *     2026-11-29T19:33:28.795Z,credit_note,-25.00,75.00,cn_01a228cc525c768eb8ba7832f01e46f9,,CN-000001
+                     *     2026-11-29T19:33:28.803Z,credit_note_voided,25.00,100.00,cn_01a228cc525c768eb8ba7832f01e46f9,,CN-000001
+                     *     2026-11-29T19:33:28.811Z,payment,-150.00,-50.00,ipy_01a228cc526b76139b693bd6686ba8e3,cash,
+                     *     2026-11-29T19:33:28.811Z,to_credit_balance,50.00,0.00,cbt_01a228cc526b76139b693bd73f92311c,,
                      */
                     "text/csv": string;
                 };
@@ -10898,10 +11043,26 @@ export interface operations {
                 status?: "queued" | "sent" | "delivered" | "failed" | "undeliverable";
                 /** @description email, sms or whatsapp. */
                 channel?: "email" | "sms" | "whatsapp";
-                /** @description Page number, from 1 (default 1); past the last page, an empty page. */
+                /**
+                 * @description Page number, from 1 (default 1); past the last page, an empty page. Pages deep into a
+                 *     long list cost more the deeper they are: walk it with `startingAfter` instead.
+                 */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
                 limit?: number;
+                /**
+                 * @description A keyset page: the items listed after the one with this id (older ones, in the same
+                 *     newest-first order), each page costing the same however deep. Pass the last id of a page
+                 *     to get the next while `pagination.hasMore`. An id that is not in this list is 400
+                 *     `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+                 */
+                startingAfter?: string;
+                /**
+                 * @description A keyset page: the items listed before the one with this id (newer ones, still newest
+                 *     first); pass the first id of a page to get the previous one, or the newest id seen to
+                 *     poll for what came after it.
+                 */
+                endingBefore?: string;
             };
             header?: never;
             path?: never;
@@ -10920,46 +11081,48 @@ export interface operations {
                      *         {
                      *           "attempts": 0,
                      *           "channel": "sms",
-                     *           "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
-                     *           "createdAt": "2026-11-29T17:02:42.738Z",
+                     *           "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *           "createdAt": "2026-11-29T19:33:28.697Z",
                      *           "failureReason": null,
                      *           "html": null,
-                     *           "id": "msg_01a228424a33740cad80aed903876f8e",
-                     *           "invoiceId": "inv_01a228424a2e73bea0bc7171b1e6cc68",
+                     *           "id": "msg_01a228cc51f971dda6d885cef1a7c090",
+                     *           "invoiceId": "inv_01a228cc51e771a29fac5d184a45909a",
                      *           "language": "en",
-                     *           "providerId": "sandbox_msg_01a228424a33740cad80aed903876f8e",
-                     *           "sentAt": "2026-11-29T17:02:42.738Z",
+                     *           "providerId": "sandbox_msg_01a228cc51f971dda6d885cef1a7c090",
+                     *           "sentAt": "2026-11-29T19:33:28.697Z",
                      *           "status": "delivered",
                      *           "subject": null,
                      *           "template": "invoice",
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7",
                      *           "to": "+50937005678",
-                     *           "updatedAt": "2026-11-29T17:02:42.738Z"
+                     *           "updatedAt": "2026-11-29T19:33:28.697Z"
                      *         },
                      *         {
                      *           "attempts": 0,
                      *           "channel": "email",
-                     *           "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
-                     *           "createdAt": "2026-11-29T17:02:42.738Z",
+                     *           "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *           "createdAt": "2026-11-29T19:33:28.697Z",
                      *           "failureReason": null,
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a228424a33740cad80aed82c7ea508",
-                     *           "invoiceId": "inv_01a228424a2e73bea0bc7171b1e6cc68",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a228cc51f971dda6d885cde5257075",
+                     *           "invoiceId": "inv_01a228cc51e771a29fac5d184a45909a",
                      *           "language": "en",
-                     *           "providerId": "sandbox_msg_01a228424a33740cad80aed82c7ea508",
-                     *           "sentAt": "2026-11-29T17:02:42.738Z",
+                     *           "providerId": "sandbox_msg_01a228cc51f971dda6d885cde5257075",
+                     *           "sentAt": "2026-11-29T19:33:28.697Z",
                      *           "status": "delivered",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
                      *           "template": "invoice",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\n",
                      *           "to": "marie@example.ht",
-                     *           "updatedAt": "2026-11-29T17:02:42.738Z"
+                     *           "updatedAt": "2026-11-29T19:33:28.697Z"
                      *         }
                      *       ],
                      *       "pagination": {
+                     *         "hasMore": false,
                      *         "limit": 20,
                      *         "page": 1,
                      *         "total": 2,
+                     *         "totalIsEstimate": false,
                      *         "totalPages": 1
                      *       }
                      *     }
@@ -11074,21 +11237,21 @@ export interface operations {
                      * @example {
                      *       "attempts": 0,
                      *       "channel": "sms",
-                     *       "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
-                     *       "createdAt": "2026-11-29T17:02:42.738Z",
+                     *       "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *       "createdAt": "2026-11-29T19:33:28.697Z",
                      *       "failureReason": null,
                      *       "html": null,
-                     *       "id": "msg_01a228424a33740cad80aed903876f8e",
-                     *       "invoiceId": "inv_01a228424a2e73bea0bc7171b1e6cc68",
+                     *       "id": "msg_01a228cc51f971dda6d885cef1a7c090",
+                     *       "invoiceId": "inv_01a228cc51e771a29fac5d184a45909a",
                      *       "language": "en",
-                     *       "providerId": "sandbox_msg_01a228424a33740cad80aed903876f8e",
-                     *       "sentAt": "2026-11-29T17:02:42.738Z",
+                     *       "providerId": "sandbox_msg_01a228cc51f971dda6d885cef1a7c090",
+                     *       "sentAt": "2026-11-29T19:33:28.697Z",
                      *       "status": "delivered",
                      *       "subject": null,
                      *       "template": "invoice",
-                     *       "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3",
+                     *       "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7",
                      *       "to": "+50937005678",
-                     *       "updatedAt": "2026-11-29T17:02:42.738Z"
+                     *       "updatedAt": "2026-11-29T19:33:28.697Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MessageView"];
@@ -11184,10 +11347,26 @@ export interface operations {
     listPaymentLinks: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1); past the last page, an empty page. */
+                /**
+                 * @description Page number, from 1 (default 1); past the last page, an empty page. Pages deep into a
+                 *     long list cost more the deeper they are: walk it with `startingAfter` instead.
+                 */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
                 limit?: number;
+                /**
+                 * @description A keyset page: the items listed after the one with this id (older ones, in the same
+                 *     newest-first order), each page costing the same however deep. Pass the last id of a page
+                 *     to get the next while `pagination.hasMore`. An id that is not in this list is 400
+                 *     `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+                 */
+                startingAfter?: string;
+                /**
+                 * @description A keyset page: the items listed before the one with this id (newer ones, still newest
+                 *     first); pass the first id of a page to get the previous one, or the newest id seen to
+                 *     poll for what came after it.
+                 */
+                endingBefore?: string;
             };
             header?: never;
             path?: never;
@@ -11206,19 +11385,21 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-29T17:02:42.780Z",
+                     *           "createdAt": "2026-11-29T19:33:28.839Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a228424a5c738e8e714fe019eed385",
+                     *           "id": "pl_01a228cc528770db91bb6a7227f333e5",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_41397cd0bfdc625fad272da4182330de"
+                     *           "url": "https://pay.lajan.test/pay/pi_42fce164bb2a7a8a453ddbf42a1803c9"
                      *         }
                      *       ],
                      *       "pagination": {
+                     *         "hasMore": false,
                      *         "limit": 20,
                      *         "page": 1,
                      *         "total": 1,
+                     *         "totalIsEstimate": false,
                      *         "totalPages": 1
                      *       }
                      *     }
@@ -11226,7 +11407,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentLinkList"];
                 };
             };
-            /** @description invalid_pagination: page or limit out of range, or not an integer */
+            /** @description invalid_pagination: page or limit out of range, or not an integer; validation_error: a filter is outside what its parameter allows (a status or type not in its list, a search over 200 characters, a malformed id), named in details */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11345,13 +11526,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T17:02:42.780Z",
+                     *       "createdAt": "2026-11-29T19:33:28.839Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a228424a5c738e8e714fe019eed385",
+                     *       "id": "pl_01a228cc528770db91bb6a7227f333e5",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_41397cd0bfdc625fad272da4182330de"
+                     *       "url": "https://pay.lajan.test/pay/pi_42fce164bb2a7a8a453ddbf42a1803c9"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -11532,13 +11713,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T17:02:42.780Z",
+                     *       "createdAt": "2026-11-29T19:33:28.839Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a228424a5c738e8e714fe019eed385",
+                     *       "id": "pl_01a228cc528770db91bb6a7227f333e5",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_41397cd0bfdc625fad272da4182330de"
+                     *       "url": "https://pay.lajan.test/pay/pi_42fce164bb2a7a8a453ddbf42a1803c9"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -11651,7 +11832,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a228424a5c738e8e714fe019eed385"
+                     *       "id": "pl_01a228cc528770db91bb6a7227f333e5"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -11774,10 +11955,26 @@ export interface operations {
                 type?: "direct" | "disbursement";
                 /** @description Matches the client's name or the wallet address. */
                 search?: string;
-                /** @description Page number, from 1 (default 1); past the last page, an empty page. */
+                /**
+                 * @description Page number, from 1 (default 1); past the last page, an empty page. Pages deep into a
+                 *     long list cost more the deeper they are: walk it with `startingAfter` instead.
+                 */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
                 limit?: number;
+                /**
+                 * @description A keyset page: the items listed after the one with this id (older ones, in the same
+                 *     newest-first order), each page costing the same however deep. Pass the last id of a page
+                 *     to get the next while `pagination.hasMore`. An id that is not in this list is 400
+                 *     `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+                 */
+                startingAfter?: string;
+                /**
+                 * @description A keyset page: the items listed before the one with this id (newer ones, still newest
+                 *     first); pass the first id of a page to get the previous one, or the newest id seen to
+                 *     poll for what came after it.
+                 */
+                endingBefore?: string;
             };
             header?: never;
             path?: never;
@@ -11810,9 +12007,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T17:02:43.089Z",
+                     *           "createdAt": "2026-11-29T19:33:29.697Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a228424b91749896ff4eadf0ca9e09",
+                     *           "id": "pyt_01a228cc55e17052a1c7e510e8e3b805",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -11823,14 +12020,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Lisa",
-                     *             "id": "cli_01a228424a7c762eb449fbefa20dab8a",
+                     *             "id": "cli_01a228cc531074c48242910d98efc2cb",
                      *             "lastName": "Jozèf",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a228424a7c762eb449fbefa20dab8a",
-                     *           "createdAt": "2026-11-29T17:02:42.857Z",
+                     *           "clientId": "cli_01a228cc531074c48242910d98efc2cb",
+                     *           "createdAt": "2026-11-29T19:33:29.099Z",
                      *           "execStatus": "awaiting_registration",
-                     *           "id": "pyt_01a228424aa9725fbe7c11100610fc74",
+                     *           "id": "pyt_01a228cc538b750aa65040553249a7d0",
                      *           "memo": null,
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -11841,14 +12038,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Ana",
-                     *             "id": "cli_01a228424a75741c8e6a24717f72863c",
+                     *             "id": "cli_01a228cc52f1771a94c24379571ca8ed",
                      *             "lastName": "Pyè",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a228424a75741c8e6a24717f72863c",
-                     *           "createdAt": "2026-11-29T17:02:42.807Z",
+                     *           "clientId": "cli_01a228cc52f1771a94c24379571ca8ed",
+                     *           "createdAt": "2026-11-29T19:33:28.951Z",
                      *           "execStatus": "canceled",
-                     *           "id": "pyt_01a228424a77776f8c7360a45a50a0a2",
+                     *           "id": "pyt_01a228cc52f773e0a7c05ee45f893399",
                      *           "memo": "Loan 2240",
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -11859,9 +12056,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T17:02:42.788Z",
+                     *           "createdAt": "2026-11-29T19:33:28.912Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a228424a64709cb7212c95b95ee73d",
+                     *           "id": "pyt_01a228cc52d073d1a451263927285a03",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
@@ -11872,23 +12069,25 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *             "id": "cli_01a228cc51a07795bef48a8cf7891446",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
-                     *           "createdAt": "2026-11-29T17:02:42.785Z",
+                     *           "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *           "createdAt": "2026-11-29T19:33:28.887Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a228424a617577973830da50cc4c68",
+                     *           "id": "pyt_01a228cc52b77174bbd26686b0e8f597",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         }
                      *       ],
                      *       "pagination": {
+                     *         "hasMore": false,
                      *         "limit": 20,
                      *         "page": 1,
                      *         "total": 5,
+                     *         "totalIsEstimate": false,
                      *         "totalPages": 1
                      *       }
                      *     }
@@ -11999,7 +12198,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
+                 *       "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -12023,19 +12222,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *         "id": "cli_01a228cc51a07795bef48a8cf7891446",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
-                     *       "createdAt": "2026-11-29T17:02:42.785Z",
+                     *       "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *       "createdAt": "2026-11-29T19:33:28.887Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a228424a617577973830da50cc4c68",
+                     *       "id": "pyt_01a228cc52b77174bbd26686b0e8f597",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T17:02:42.785Z",
+                     *       "updatedAt": "2026-11-29T19:33:28.887Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12224,31 +12423,31 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T17:02:42.794Z",
+                     *           "createdAt": "2026-11-29T19:33:28.925Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a228424a6a708eb6fd7a1d102626a8",
-                     *           "ledgerSeq": 6,
-                     *           "txHash": "71e332c0de710a2fe5beea3a84d48748cb394500ec78da7144ea68c7e58339c8"
+                     *           "id": "att_01a228cc52dd74f0aec9a4b50b6a4312",
+                     *           "ledgerSeq": 20,
+                     *           "txHash": "cec586ecdb7dc83686dfa7bfba12cbc453b24efd595648ed38ecc0fc4d8aff4b"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *         "id": "cli_01a228cc51a07795bef48a8cf7891446",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
-                     *       "createdAt": "2026-11-29T17:02:42.785Z",
+                     *       "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *       "createdAt": "2026-11-29T19:33:28.887Z",
                      *       "execStatus": "sent",
                      *       "hold": null,
-                     *       "id": "pyt_01a228424a617577973830da50cc4c68",
+                     *       "id": "pyt_01a228cc52b77174bbd26686b0e8f597",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T17:02:42.801Z",
+                     *       "updatedAt": "2026-11-29T19:33:28.934Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12374,19 +12573,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a228424a2577d585d2cc39672c2a2f",
+                     *         "id": "cli_01a228cc51a07795bef48a8cf7891446",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
-                     *       "createdAt": "2026-11-29T17:02:42.785Z",
+                     *       "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *       "createdAt": "2026-11-29T19:33:28.887Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a228424a617577973830da50cc4c68",
+                     *       "id": "pyt_01a228cc52b77174bbd26686b0e8f597",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T17:02:42.786Z",
+                     *       "updatedAt": "2026-11-29T19:33:28.906Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12406,7 +12605,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "5f491e59-33b8-47e8-9473-5815699d3a10",
+                     *       "requestId": "17ffd6fb-d494-41b7-b1a6-fae3c04c5ad3",
                      *       "statusCode": 400
                      *     }
                      */
@@ -12581,19 +12780,19 @@ export interface operations {
                      *       "client": {
                      *         "email": null,
                      *         "firstName": "Ana",
-                     *         "id": "cli_01a228424a75741c8e6a24717f72863c",
+                     *         "id": "cli_01a228cc52f1771a94c24379571ca8ed",
                      *         "lastName": "Pyè",
                      *         "phoneNumber": "+50937000001",
                      *         "walletAccountId": null
                      *       },
-                     *       "clientId": "cli_01a228424a75741c8e6a24717f72863c",
-                     *       "createdAt": "2026-11-29T17:02:42.807Z",
+                     *       "clientId": "cli_01a228cc52f1771a94c24379571ca8ed",
+                     *       "createdAt": "2026-11-29T19:33:28.951Z",
                      *       "execStatus": "canceled",
                      *       "hold": null,
-                     *       "id": "pyt_01a228424a77776f8c7360a45a50a0a2",
+                     *       "id": "pyt_01a228cc52f773e0a7c05ee45f893399",
                      *       "memo": "Loan 2240",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T17:02:43.087Z",
+                     *       "updatedAt": "2026-11-29T19:33:29.683Z",
                      *       "walletAccountId": null,
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12796,13 +12995,13 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T17:02:43.089Z",
+                     *       "createdAt": "2026-11-29T19:33:29.697Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a228424b91749896ff4eadf0ca9e09",
+                     *       "id": "pyt_01a228cc55e17052a1c7e510e8e3b805",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T17:02:43.090Z",
+                     *       "updatedAt": "2026-11-29T19:33:29.706Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -13011,24 +13210,24 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T17:02:42.794Z",
+                     *           "createdAt": "2026-11-29T19:33:28.925Z",
                      *           "errorCode": "op_underfunded",
                      *           "errorMessage": "the source account cannot cover the amount",
-                     *           "id": "att_01a228424a6a708eb6fd7a1e0249275d",
+                     *           "id": "att_01a228cc52dd74f0aec9a4b660ba104f",
                      *           "ledgerSeq": null,
-                     *           "txHash": "809f4173d32cf4ab62018a5028322e907f21477e9b3db23271831e3420d969b8"
+                     *           "txHash": "325a14b70e6be56bc64ae6e2a128fe3bc5fe55739d25993dd5fd88a5663f8fee"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T17:02:42.788Z",
+                     *       "createdAt": "2026-11-29T19:33:28.912Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a228424a64709cb7212c95b95ee73d",
+                     *       "id": "pyt_01a228cc52d073d1a451263927285a03",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T17:02:42.804Z",
+                     *       "updatedAt": "2026-11-29T19:33:28.940Z",
                      *       "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -13209,7 +13408,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GBOXM6EUMRZE4ICWS2QIVDVM55ET3Z3JE7AIEJ2LSRMNUUZRXLVT4K2A",
+                     *       "account": "GBEJYJ67WBFEBHANNWC4KHMI46QUDKRPC6J5XXSLBRNRTZI2BNU5DEIE",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -13340,7 +13539,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GBOXM6EUMRZE4ICWS2QIVDVM55ET3Z3JE7AIEJ2LSRMNUUZRXLVT4K2A",
+                     *       "account": "GBEJYJ67WBFEBHANNWC4KHMI46QUDKRPC6J5XXSLBRNRTZI2BNU5DEIE",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -13566,12 +13765,12 @@ export interface operations {
                      *           "messages": [
                      *             {
                      *               "channel": "sms",
-                     *               "id": "msg_01a228424a3c749b85d19a9437cc50e4",
+                     *               "id": "msg_01a228cc521c7437ac0acb674d80aff8",
                      *               "status": "delivered"
                      *             },
                      *             {
                      *               "channel": "email",
-                     *               "id": "msg_01a228424a3c749b85d19a951ec116a1",
+                     *               "id": "msg_01a228cc521c7437ac0acb6880376dd4",
                      *               "status": "delivered"
                      *             }
                      *           ],
@@ -13758,10 +13957,26 @@ export interface operations {
     listSandboxMessages: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1); past the last page, an empty page. */
+                /**
+                 * @description Page number, from 1 (default 1); past the last page, an empty page. Pages deep into a
+                 *     long list cost more the deeper they are: walk it with `startingAfter` instead.
+                 */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
                 limit?: number;
+                /**
+                 * @description A keyset page: the items listed after the one with this id (older ones, in the same
+                 *     newest-first order), each page costing the same however deep. Pass the last id of a page
+                 *     to get the next while `pagination.hasMore`. An id that is not in this list is 400
+                 *     `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+                 */
+                startingAfter?: string;
+                /**
+                 * @description A keyset page: the items listed before the one with this id (newer ones, still newest
+                 *     first); pass the first id of a page to get the previous one, or the newest id seen to
+                 *     poll for what came after it.
+                 */
+                endingBefore?: string;
             };
             header?: never;
             path?: never;
@@ -13780,46 +13995,48 @@ export interface operations {
                      *         {
                      *           "attempts": 0,
                      *           "channel": "sms",
-                     *           "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
-                     *           "createdAt": "2026-11-29T17:02:42.738Z",
+                     *           "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *           "createdAt": "2026-11-29T19:33:28.697Z",
                      *           "failureReason": null,
                      *           "html": null,
-                     *           "id": "msg_01a228424a33740cad80aed903876f8e",
-                     *           "invoiceId": "inv_01a228424a2e73bea0bc7171b1e6cc68",
+                     *           "id": "msg_01a228cc51f971dda6d885cef1a7c090",
+                     *           "invoiceId": "inv_01a228cc51e771a29fac5d184a45909a",
                      *           "language": "en",
-                     *           "providerId": "sandbox_msg_01a228424a33740cad80aed903876f8e",
-                     *           "sentAt": "2026-11-29T17:02:42.738Z",
+                     *           "providerId": "sandbox_msg_01a228cc51f971dda6d885cef1a7c090",
+                     *           "sentAt": "2026-11-29T19:33:28.697Z",
                      *           "status": "delivered",
                      *           "subject": null,
                      *           "template": "invoice",
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7",
                      *           "to": "+50937005678",
-                     *           "updatedAt": "2026-11-29T17:02:42.738Z"
+                     *           "updatedAt": "2026-11-29T19:33:28.697Z"
                      *         },
                      *         {
                      *           "attempts": 0,
                      *           "channel": "email",
-                     *           "clientId": "cli_01a228424a2577d585d2cc39672c2a2f",
-                     *           "createdAt": "2026-11-29T17:02:42.738Z",
+                     *           "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *           "createdAt": "2026-11-29T19:33:28.697Z",
                      *           "failureReason": null,
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a228424a33740cad80aed82c7ea508",
-                     *           "invoiceId": "inv_01a228424a2e73bea0bc7171b1e6cc68",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a228cc51f971dda6d885cde5257075",
+                     *           "invoiceId": "inv_01a228cc51e771a29fac5d184a45909a",
                      *           "language": "en",
-                     *           "providerId": "sandbox_msg_01a228424a33740cad80aed82c7ea508",
-                     *           "sentAt": "2026-11-29T17:02:42.738Z",
+                     *           "providerId": "sandbox_msg_01a228cc51f971dda6d885cde5257075",
+                     *           "sentAt": "2026-11-29T19:33:28.697Z",
                      *           "status": "delivered",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
                      *           "template": "invoice",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_e58b6d0518a4405f90350c7aac7bb7c3\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\n",
                      *           "to": "marie@example.ht",
-                     *           "updatedAt": "2026-11-29T17:02:42.738Z"
+                     *           "updatedAt": "2026-11-29T19:33:28.697Z"
                      *         }
                      *       ],
                      *       "pagination": {
+                     *         "hasMore": false,
                      *         "limit": 20,
                      *         "page": 1,
                      *         "total": 2,
+                     *         "totalIsEstimate": false,
                      *         "totalPages": 1
                      *       }
                      *     }
@@ -13827,7 +14044,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageList"];
                 };
             };
-            /** @description invalid_pagination: page or limit out of range, or not an integer */
+            /** @description invalid_pagination: page or limit out of range, or not an integer; validation_error: a filter is outside what its parameter allows (a status or type not in its list, a search over 200 characters, a malformed id), named in details */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13944,18 +14161,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GBOXM6EUMRZE4ICWS2QIVDVM55ET3Z3JE7AIEJ2LSRMNUUZRXLVT4K2A",
-                     *       "id": "lp_01a228424a3e762ab5da642f2b59e51c",
+                     *       "destinationAccount": "GBEJYJ67WBFEBHANNWC4KHMI46QUDKRPC6J5XXSLBRNRTZI2BNU5DEIE",
+                     *       "id": "lp_01a228cc5228714ea52f49a37521a3a1",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJH5MQGKVN0BM9",
+                     *       "memo": "LJDVKBNW5DD03K",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_e58b6d0518a4405f90350c7aac7bb7c3",
+                     *         "id": "pi_5671368d9b7ca7fe3baacf0d254574c7",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "b04dab022e483a1347da10f4f0c3be1f0ccb32f8d8ec4aa0248f71c66e9a25da"
+                     *       "txHash": "524977243e6786e09bc2f4564cd4b9160a48da11efd5646737a5b0b093dd6c86"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -14484,19 +14701,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-29T17:02:43.158Z",
+                     *       "decidedAt": "2026-11-29T19:33:29.927Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a228424a0873c0b33c9178b29d1b1e",
+                     *         "id": "key_01a228cc515e76acbaaa5e0292fab61d",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T17:02:43.157Z",
-                     *       "id": "stc_01a228424bd5737ba95f908a5bf2f61a",
+                     *       "expiresAt": "2026-12-02T19:33:29.915Z",
+                     *       "id": "stc_01a228cc56bc74728702f79fe8cc1112",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-29T17:02:43.157Z",
+                     *       "requestedAt": "2026-11-29T19:33:29.915Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a228424bd070e490f6dfe099e5b04a",
+                     *         "id": "key_01a228cc5696750ab759a5d4e01e021f",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -14685,19 +14902,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-29T17:02:43.154Z",
+                     *       "decidedAt": "2026-11-29T19:33:29.901Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a228424a0873c0b33c9178b29d1b1e",
+                     *         "id": "key_01a228cc515e76acbaaa5e0292fab61d",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T17:02:43.153Z",
-                     *       "id": "stc_01a228424bd17549a790ce2e54b9f218",
+                     *       "expiresAt": "2026-12-02T19:33:29.883Z",
+                     *       "id": "stc_01a228cc569b72cfbfaba624b09b18b4",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-29T17:02:43.153Z",
+                     *       "requestedAt": "2026-11-29T19:33:29.883Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a228424bd070e490f6dfe099e5b04a",
+                     *         "id": "key_01a228cc5696750ab759a5d4e01e021f",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -14864,10 +15081,26 @@ export interface operations {
     listWebhookEndpoints: {
         parameters: {
             query?: {
-                /** @description Page number, from 1 (default 1); past the last page, an empty page. */
+                /**
+                 * @description Page number, from 1 (default 1); past the last page, an empty page. Pages deep into a
+                 *     long list cost more the deeper they are: walk it with `startingAfter` instead.
+                 */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
                 limit?: number;
+                /**
+                 * @description A keyset page: the items listed after the one with this id (older ones, in the same
+                 *     newest-first order), each page costing the same however deep. Pass the last id of a page
+                 *     to get the next while `pagination.hasMore`. An id that is not in this list is 400
+                 *     `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+                 */
+                startingAfter?: string;
+                /**
+                 * @description A keyset page: the items listed before the one with this id (newer ones, still newest
+                 *     first); pass the first id of a page to get the previous one, or the newest id seen to
+                 *     poll for what came after it.
+                 */
+                endingBefore?: string;
             };
             header?: never;
             path?: never;
@@ -14884,22 +15117,24 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T17:02:42.721Z",
+                     *           "createdAt": "2026-11-29T19:33:28.597Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *           "updatedAt": "2026-11-29T17:02:42.721Z",
-                     *           "url": "http://127.0.0.1:38331/lajan/webhooks"
+                     *           "id": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *           "updatedAt": "2026-11-29T19:33:28.597Z",
+                     *           "url": "http://127.0.0.1:39477/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
+                     *         "hasMore": false,
                      *         "limit": 20,
                      *         "page": 1,
                      *         "total": 1,
+                     *         "totalIsEstimate": false,
                      *         "totalPages": 1
                      *       }
                      *     }
@@ -14907,7 +15142,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
-            /** @description invalid_pagination: page or limit out of range, or not an integer */
+            /** @description invalid_pagination: page or limit out of range, or not an integer; validation_error: a filter is outside what its parameter allows (a status or type not in its list, a search over 200 characters, a malformed id), named in details */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15013,7 +15248,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:38331/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:39477/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -15028,17 +15263,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T17:02:42.721Z",
+                     *       "createdAt": "2026-11-29T19:33:28.597Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *       "secret": "whsec_x7spdb6NJmk9srs5hcFhsKNKyJuDjJ5Hh2364HGQm4c=",
-                     *       "updatedAt": "2026-11-29T17:02:42.721Z",
-                     *       "url": "http://127.0.0.1:38331/lajan/webhooks"
+                     *       "id": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *       "secret": "whsec_Vi2jNxdveZ+Qc3n3FKbNC4bud0x5pxqWTLnkI85HBE4=",
+                     *       "updatedAt": "2026-11-29T19:33:28.597Z",
+                     *       "url": "http://127.0.0.1:39477/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -15217,16 +15452,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T17:02:42.721Z",
+                     *       "createdAt": "2026-11-29T19:33:28.597Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *       "updatedAt": "2026-11-29T17:02:42.721Z",
-                     *       "url": "http://127.0.0.1:38331/lajan/webhooks"
+                     *       "id": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *       "updatedAt": "2026-11-29T19:33:28.597Z",
+                     *       "url": "http://127.0.0.1:39477/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -15349,15 +15584,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T17:02:42.721Z",
+                     *       "createdAt": "2026-11-29T19:33:28.597Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *       "updatedAt": "2026-11-29T17:02:43.149Z",
-                     *       "url": "http://127.0.0.1:38331/lajan/webhooks"
+                     *       "id": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *       "updatedAt": "2026-11-29T19:33:29.867Z",
+                     *       "url": "http://127.0.0.1:39477/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -15537,7 +15772,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a228424a2172bba1d9fe6e64937fd4"
+                     *       "id": "we_01a228cc519574ec803d36fd9f4c6699"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -15652,10 +15887,26 @@ export interface operations {
             query?: {
                 /** @description Only deliveries in this state: `pending`, `delivered` or `failed`. */
                 status?: "pending" | "delivered" | "failed";
-                /** @description Page number, from 1 (default 1); past the last page, an empty page. */
+                /**
+                 * @description Page number, from 1 (default 1); past the last page, an empty page. Pages deep into a
+                 *     long list cost more the deeper they are: walk it with `startingAfter` instead.
+                 */
                 page?: number;
                 /** @description Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
                 limit?: number;
+                /**
+                 * @description A keyset page: the items listed after the one with this id (older ones, in the same
+                 *     newest-first order), each page costing the same however deep. Pass the last id of a page
+                 *     to get the next while `pagination.hasMore`. An id that is not in this list is 400
+                 *     `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+                 */
+                startingAfter?: string;
+                /**
+                 * @description A keyset page: the items listed before the one with this id (newer ones, still newest
+                 *     first); pass the first id of a page to get the previous one, or the newest id seen to
+                 *     poll for what came after it.
+                 */
+                endingBefore?: string;
             };
             header?: never;
             path: {
@@ -15676,228 +15927,230 @@ export interface operations {
                      *         {
                      *           "attemptCount": 0,
                      *           "createdAt": "2030-03-28T13:00:00.000Z",
-                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *           "eventId": "evt_01a228424a3c749b85d19a9a1e689e1a",
+                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *           "eventId": "evt_01a228cc521c7437ac0acb6d7145614c",
                      *           "eventType": "invoice.reminder_sent",
-                     *           "id": "whd_01a228424a3c749b85d19a9b40ed5a82",
+                     *           "id": "whd_01a228cc521c7437ac0acb6e3fdeedb0",
                      *           "nextAttemptAt": "2030-03-28T13:00:00.000Z",
                      *           "status": "pending",
                      *           "updatedAt": "2030-03-28T13:00:00.000Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T17:02:43.125Z",
-                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *           "eventId": "evt_01a228424bb5757197b78e2f53a81d35",
+                     *           "createdAt": "2026-11-29T19:33:29.813Z",
+                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *           "eventId": "evt_01a228cc565574dc9d8f850dc8e83303",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a228424bb5757197b78e3057f76e0b",
-                     *           "nextAttemptAt": "2026-11-29T17:02:43.125Z",
+                     *           "id": "whd_01a228cc565574dc9d8f850e47f93fd2",
+                     *           "nextAttemptAt": "2026-11-29T19:33:29.813Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T17:02:43.125Z"
+                     *           "updatedAt": "2026-11-29T19:33:29.813Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T17:02:43.117Z",
-                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *           "eventId": "evt_01a228424bae7058bebd02055f7479f5",
+                     *           "createdAt": "2026-11-29T19:33:29.802Z",
+                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *           "eventId": "evt_01a228cc564a7050afa2c629cdba89dd",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a228424bae7058bebd0206e5e4c175",
-                     *           "nextAttemptAt": "2026-11-29T17:02:43.117Z",
+                     *           "id": "whd_01a228cc564a7050afa2c62a5ca6c432",
+                     *           "nextAttemptAt": "2026-11-29T19:33:29.802Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T17:02:43.117Z"
+                     *           "updatedAt": "2026-11-29T19:33:29.802Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T17:02:43.112Z",
-                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *           "eventId": "evt_01a228424ba9779da476cd27239818bd",
+                     *           "createdAt": "2026-11-29T19:33:29.798Z",
+                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *           "eventId": "evt_01a228cc5647704ea80e7c4e17e26f79",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a228424ba9779da476cd28b3cc13d0",
-                     *           "nextAttemptAt": "2026-11-29T17:02:43.112Z",
+                     *           "id": "whd_01a228cc5647704ea80e7c4f89aff9f5",
+                     *           "nextAttemptAt": "2026-11-29T19:33:29.798Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T17:02:43.112Z"
+                     *           "updatedAt": "2026-11-29T19:33:29.798Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T17:02:43.106Z",
-                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *           "eventId": "evt_01a228424ba376748c68a721fd8b2879",
+                     *           "createdAt": "2026-11-29T19:33:29.782Z",
+                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *           "eventId": "evt_01a228cc5636764b9ffae43d958f218c",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a228424ba376748c68a7220fc10630",
-                     *           "nextAttemptAt": "2026-11-29T17:02:43.106Z",
+                     *           "id": "whd_01a228cc5636764b9ffae43ee2376ff7",
+                     *           "nextAttemptAt": "2026-11-29T19:33:29.782Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T17:02:43.106Z"
+                     *           "updatedAt": "2026-11-29T19:33:29.782Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T17:02:43.103Z",
-                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *           "eventId": "evt_01a228424ba073c8960ead3717eb341c",
+                     *           "createdAt": "2026-11-29T19:33:29.774Z",
+                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *           "eventId": "evt_01a228cc562f744084b61334112ff9b3",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a228424ba073c8960ead38a23053aa",
-                     *           "nextAttemptAt": "2026-11-29T17:02:43.103Z",
+                     *           "id": "whd_01a228cc562f744084b61335b8eac420",
+                     *           "nextAttemptAt": "2026-11-29T19:33:29.774Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T17:02:43.103Z"
+                     *           "updatedAt": "2026-11-29T19:33:29.774Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T17:02:43.101Z",
-                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *           "eventId": "evt_01a228424b9d7679a4b5e546a2dd951c",
+                     *           "createdAt": "2026-11-29T19:33:29.765Z",
+                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *           "eventId": "evt_01a228cc562670a6b9075b715f2f4dbe",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a228424b9d7679a4b5e5482e345c5e",
-                     *           "nextAttemptAt": "2026-11-29T17:02:43.101Z",
+                     *           "id": "whd_01a228cc562670a6b9075b73b570c921",
+                     *           "nextAttemptAt": "2026-11-29T19:33:29.765Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T17:02:43.101Z"
+                     *           "updatedAt": "2026-11-29T19:33:29.765Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T17:02:43.101Z",
-                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *           "eventId": "evt_01a228424b9d7679a4b5e545f0afee4f",
+                     *           "createdAt": "2026-11-29T19:33:29.765Z",
+                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *           "eventId": "evt_01a228cc562670a6b9075b706bf326f8",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a228424b9d7679a4b5e547c68f0467",
-                     *           "nextAttemptAt": "2026-11-29T17:02:43.101Z",
+                     *           "id": "whd_01a228cc562670a6b9075b72ec0c2cbf",
+                     *           "nextAttemptAt": "2026-11-29T19:33:29.765Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T17:02:43.101Z"
+                     *           "updatedAt": "2026-11-29T19:33:29.765Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T17:02:43.100Z",
-                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *           "eventId": "evt_01a228424b9c70599ccbb16e43e9c7e7",
+                     *           "createdAt": "2026-11-29T19:33:29.761Z",
+                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *           "eventId": "evt_01a228cc56217532a8725ce01bc017d8",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a228424b9d7679a4b5e544f5cd5970",
-                     *           "nextAttemptAt": "2026-11-29T17:02:43.100Z",
+                     *           "id": "whd_01a228cc56217532a8725ce188c2d5cb",
+                     *           "nextAttemptAt": "2026-11-29T19:33:29.761Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T17:02:43.100Z"
+                     *           "updatedAt": "2026-11-29T19:33:29.761Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T17:02:43.096Z",
-                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *           "eventId": "evt_01a228424b9976aba38d490f54d845ae",
+                     *           "createdAt": "2026-11-29T19:33:29.747Z",
+                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *           "eventId": "evt_01a228cc56147190b31dedae614ef32d",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a228424b9976aba38d4911c04e20cf",
-                     *           "nextAttemptAt": "2026-11-29T17:02:43.096Z",
+                     *           "id": "whd_01a228cc5615746bac3c2b10366b438c",
+                     *           "nextAttemptAt": "2026-11-29T19:33:29.747Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T17:02:43.096Z"
+                     *           "updatedAt": "2026-11-29T19:33:29.747Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T17:02:43.096Z",
-                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *           "eventId": "evt_01a228424b9976aba38d490e74bbb7f5",
+                     *           "createdAt": "2026-11-29T19:33:29.747Z",
+                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *           "eventId": "evt_01a228cc56147190b31dedad4317094f",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a228424b9976aba38d4910d65bb48c",
-                     *           "nextAttemptAt": "2026-11-29T17:02:43.096Z",
+                     *           "id": "whd_01a228cc5615746bac3c2b0fbe3b94ce",
+                     *           "nextAttemptAt": "2026-11-29T19:33:29.747Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T17:02:43.096Z"
+                     *           "updatedAt": "2026-11-29T19:33:29.747Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T17:02:43.094Z",
-                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *           "eventId": "evt_01a228424b97747087013138c6c72778",
+                     *           "createdAt": "2026-11-29T19:33:29.739Z",
+                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *           "eventId": "evt_01a228cc560c704291919a103981f059",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a228424b9774708701313a54fbd4ea",
-                     *           "nextAttemptAt": "2026-11-29T17:02:43.094Z",
+                     *           "id": "whd_01a228cc560c704291919a12a3a3540f",
+                     *           "nextAttemptAt": "2026-11-29T19:33:29.739Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T17:02:43.094Z"
+                     *           "updatedAt": "2026-11-29T19:33:29.739Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T17:02:43.094Z",
-                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *           "eventId": "evt_01a228424b977470870131379625aad7",
+                     *           "createdAt": "2026-11-29T19:33:29.739Z",
+                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *           "eventId": "evt_01a228cc560c704291919a0f15170f52",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a228424b97747087013139dbe8a1bb",
-                     *           "nextAttemptAt": "2026-11-29T17:02:43.094Z",
+                     *           "id": "whd_01a228cc560c704291919a1183480bb1",
+                     *           "nextAttemptAt": "2026-11-29T19:33:29.739Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T17:02:43.094Z"
+                     *           "updatedAt": "2026-11-29T19:33:29.739Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T17:02:43.090Z",
-                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *           "eventId": "evt_01a228424b927791a72ce8362466dac2",
+                     *           "createdAt": "2026-11-29T19:33:29.706Z",
+                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *           "eventId": "evt_01a228cc55eb7194b9a31915c6bf4276",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a228424b927791a72ce837182d0bb4",
-                     *           "nextAttemptAt": "2026-11-29T17:02:43.090Z",
+                     *           "id": "whd_01a228cc55eb7194b9a31916f4e62aef",
+                     *           "nextAttemptAt": "2026-11-29T19:33:29.706Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T17:02:43.090Z"
+                     *           "updatedAt": "2026-11-29T19:33:29.706Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T17:02:43.089Z",
-                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *           "eventId": "evt_01a228424b91749896ff4eaea1c3d63f",
+                     *           "createdAt": "2026-11-29T19:33:29.697Z",
+                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *           "eventId": "evt_01a228cc55e275e49e06965f15d28bd0",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a228424b91749896ff4eaf9cd64fc4",
-                     *           "nextAttemptAt": "2026-11-29T17:02:43.089Z",
+                     *           "id": "whd_01a228cc55e275e49e069660b60cea61",
+                     *           "nextAttemptAt": "2026-11-29T19:33:29.697Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T17:02:43.089Z"
+                     *           "updatedAt": "2026-11-29T19:33:29.697Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T17:02:43.087Z",
-                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *           "eventId": "evt_01a228424b8f74378f38119523ae48d5",
+                     *           "createdAt": "2026-11-29T19:33:29.683Z",
+                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *           "eventId": "evt_01a228cc55d3725d8e0afd96cdd332bf",
                      *           "eventType": "payout.canceled",
-                     *           "id": "whd_01a228424b8f74378f3811963fef0b19",
-                     *           "nextAttemptAt": "2026-11-29T17:02:43.087Z",
+                     *           "id": "whd_01a228cc55d3725d8e0afd97212dd654",
+                     *           "nextAttemptAt": "2026-11-29T19:33:29.683Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T17:02:43.087Z"
+                     *           "updatedAt": "2026-11-29T19:33:29.683Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T17:02:42.858Z",
-                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *           "eventId": "evt_01a228424aab7139a62df06ac9dc96b5",
+                     *           "createdAt": "2026-11-29T19:33:29.111Z",
+                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *           "eventId": "evt_01a228cc539872a6bd836b67c00c414d",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a228424aab7139a62df06bb168ee86",
-                     *           "nextAttemptAt": "2026-11-29T17:02:42.858Z",
+                     *           "id": "whd_01a228cc539872a6bd836b68a62f4f03",
+                     *           "nextAttemptAt": "2026-11-29T19:33:29.111Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T17:02:42.858Z"
+                     *           "updatedAt": "2026-11-29T19:33:29.111Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T17:02:42.857Z",
-                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *           "eventId": "evt_01a228424aaa77548a088d3254433077",
+                     *           "createdAt": "2026-11-29T19:33:29.099Z",
+                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *           "eventId": "evt_01a228cc538b750aa6504056075ab510",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a228424aaa77548a088d33fd910542",
-                     *           "nextAttemptAt": "2026-11-29T17:02:42.857Z",
+                     *           "id": "whd_01a228cc538c7712a804bc1bf0328572",
+                     *           "nextAttemptAt": "2026-11-29T19:33:29.099Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T17:02:42.857Z"
+                     *           "updatedAt": "2026-11-29T19:33:29.099Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T17:02:42.808Z",
-                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *           "eventId": "evt_01a228424a787294b89ed76116ea4ed5",
+                     *           "createdAt": "2026-11-29T19:33:28.959Z",
+                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *           "eventId": "evt_01a228cc52ff75db96de9346c6a080f2",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a228424a787294b89ed762207dcbb7",
-                     *           "nextAttemptAt": "2026-11-29T17:02:42.808Z",
+                     *           "id": "whd_01a228cc52ff75db96de9347c951bb97",
+                     *           "nextAttemptAt": "2026-11-29T19:33:28.959Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T17:02:42.808Z"
+                     *           "updatedAt": "2026-11-29T19:33:28.959Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T17:02:42.807Z",
-                     *           "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *           "eventId": "evt_01a228424a77776f8c7360a58ccaa583",
+                     *           "createdAt": "2026-11-29T19:33:28.951Z",
+                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *           "eventId": "evt_01a228cc52f773e0a7c05ee572341e36",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a228424a77776f8c7360a6de621b64",
-                     *           "nextAttemptAt": "2026-11-29T17:02:42.807Z",
+                     *           "id": "whd_01a228cc52f773e0a7c05ee60ce9700f",
+                     *           "nextAttemptAt": "2026-11-29T19:33:28.951Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T17:02:42.807Z"
+                     *           "updatedAt": "2026-11-29T19:33:28.951Z"
                      *         }
                      *       ],
                      *       "pagination": {
+                     *         "hasMore": true,
                      *         "limit": 20,
                      *         "page": 1,
                      *         "total": 39,
+                     *         "totalIsEstimate": false,
                      *         "totalPages": 2
                      *       }
                      *     }
@@ -16031,13 +16284,13 @@ export interface operations {
                      *       "attemptCount": 0,
                      *       "attempts": [],
                      *       "createdAt": "2030-03-28T13:00:00.000Z",
-                     *       "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *       "eventId": "evt_01a228424a3c749b85d19a9a1e689e1a",
+                     *       "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *       "eventId": "evt_01a228cc521c7437ac0acb6d7145614c",
                      *       "eventType": "invoice.reminder_sent",
-                     *       "id": "whd_01a228424a3c749b85d19a9b40ed5a82",
-                     *       "nextAttemptAt": "2026-11-29T17:02:43.139Z",
+                     *       "id": "whd_01a228cc521c7437ac0acb6e3fdeedb0",
+                     *       "nextAttemptAt": "2026-11-29T19:33:29.836Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T17:02:43.139Z"
+                     *       "updatedAt": "2026-11-29T19:33:29.836Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -16155,13 +16408,13 @@ export interface operations {
                      * @example {
                      *       "attemptCount": 0,
                      *       "createdAt": "2030-03-28T13:00:00.000Z",
-                     *       "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *       "eventId": "evt_01a228424a3c749b85d19a9a1e689e1a",
+                     *       "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *       "eventId": "evt_01a228cc521c7437ac0acb6d7145614c",
                      *       "eventType": "invoice.reminder_sent",
-                     *       "id": "whd_01a228424a3c749b85d19a9b40ed5a82",
-                     *       "nextAttemptAt": "2026-11-29T17:02:43.139Z",
+                     *       "id": "whd_01a228cc521c7437ac0acb6e3fdeedb0",
+                     *       "nextAttemptAt": "2026-11-29T19:33:29.836Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T17:02:43.139Z"
+                     *       "updatedAt": "2026-11-29T19:33:29.836Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -16338,7 +16591,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-29T16:02:43.146Z"
+                 *       "since": "2026-11-29T18:33:29.863Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -16553,17 +16806,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T17:02:42.721Z",
+                     *       "createdAt": "2026-11-29T19:33:28.597Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *       "secret": "whsec_PWCvDvp21gSZXpTM3I23ZKHg7W9nJ7ciGpB6snou9Sk=",
-                     *       "updatedAt": "2026-11-29T17:02:43.147Z",
-                     *       "url": "http://127.0.0.1:38331/lajan/webhooks"
+                     *       "id": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *       "secret": "whsec_i/J8JlVj1jwvAwcs6RedOBMEw5NbZOWcTaT8k5ZYFmA=",
+                     *       "updatedAt": "2026-11-29T19:33:29.864Z",
+                     *       "url": "http://127.0.0.1:39477/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -16747,14 +17000,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T17:02:43.125Z",
-                     *       "endpointId": "we_01a228424a2172bba1d9fe6e64937fd4",
-                     *       "eventId": "evt_01a228424bb5757197b78e2f53a81d35",
+                     *       "createdAt": "2026-11-29T19:33:29.813Z",
+                     *       "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
+                     *       "eventId": "evt_01a228cc565574dc9d8f850dc8e83303",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a228424bb5757197b78e3057f76e0b",
-                     *       "nextAttemptAt": "2026-11-29T17:02:43.125Z",
+                     *       "id": "whd_01a228cc565574dc9d8f850e47f93fd2",
+                     *       "nextAttemptAt": "2026-11-29T19:33:29.813Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T17:02:43.125Z"
+                     *       "updatedAt": "2026-11-29T19:33:29.813Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];

@@ -12,17 +12,30 @@ use lajan_domain::pagination::Page;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-/// `page` and `limit`, as every list documents them (read by the `Pagination` extractor).
+/// `page`, `limit` and the cursors, as every list documents them (read by the `Pagination`
+/// extractor).
 #[derive(Debug, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 #[allow(dead_code)]
 pub struct PageParams {
-    /// Page number, from 1 (default 1); past the last page, an empty page.
+    /// Page number, from 1 (default 1); past the last page, an empty page. Pages deep into a
+    /// long list cost more the deeper they are: walk it with `startingAfter` instead.
     #[param(value_type = Option<i64>, minimum = 1, maximum = 4294967295.0)]
     page: Option<u32>,
     /// Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`.
     #[param(value_type = Option<i64>, minimum = 1, maximum = 100)]
     limit: Option<u32>,
+    /// A keyset page: the items listed after the one with this id (older ones, in the same
+    /// newest-first order), each page costing the same however deep. Pass the last id of a page
+    /// to get the next while `pagination.hasMore`. An id that is not in this list is 400
+    /// `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+    #[param(rename = "startingAfter", pattern = r"^[\x21-\x7E]{1,255}$", min_length = 1, max_length = 255)]
+    starting_after: Option<String>,
+    /// A keyset page: the items listed before the one with this id (newer ones, still newest
+    /// first); pass the first id of a page to get the previous one, or the newest id seen to
+    /// poll for what came after it.
+    #[param(rename = "endingBefore", pattern = r"^[\x21-\x7E]{1,255}$", min_length = 1, max_length = 255)]
+    ending_before: Option<String>,
 }
 
 /// The `Idempotency-Key` header, as every POST documents it.
@@ -39,10 +52,21 @@ pub struct IdempotencyKeyHeader {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PaginationView {
+    /// How many items the list holds with these filters; at most 10,000 when
+    /// `totalIsEstimate`.
     pub total: u64,
+    /// The page number asked for (1 for a cursor page).
     pub page: u32,
     pub limit: u32,
+    /// The pages of `limit` items that `total` makes.
     pub total_pages: u64,
+    /// `true` when this total was counted only up to 10,000 and more items match (a search, or
+    /// filters no count is kept for): `total` is then that bound, and pages go on past
+    /// `totalPages`. Counts that are kept (a list unfiltered, or by its status or type) are
+    /// always exact.
+    pub total_is_estimate: bool,
+    /// Whether another page follows this one: older items, or newer ones for `endingBefore`.
+    pub has_more: bool,
 }
 
 impl PaginationView {
@@ -52,6 +76,8 @@ impl PaginationView {
             page: page.request.page,
             limit: page.request.limit,
             total_pages: page.total_pages(),
+            total_is_estimate: page.total_is_estimate,
+            has_more: page.has_more,
         }
     }
 }

@@ -189,7 +189,10 @@ api_test!(pagination_is_validated_never_clamped, |app| {
     }
     let page: Value = app.get("/v1/clients?limit=2&page=3").await.json().await.unwrap();
     assert_eq!(page["data"].as_array().unwrap().len(), 1);
-    assert_eq!(page["pagination"], serde_json::json!({ "total": 5, "page": 3, "limit": 2, "totalPages": 3 }));
+    assert_eq!(
+        page["pagination"],
+        serde_json::json!({ "total": 5, "page": 3, "limit": 2, "totalPages": 3, "totalIsEstimate": false, "hasMore": false })
+    );
     let beyond: Value = app.get("/v1/clients?limit=2&page=9").await.json().await.unwrap();
     assert_eq!(beyond["data"], serde_json::json!([]));
     assert_eq!(beyond["pagination"]["total"], 5);

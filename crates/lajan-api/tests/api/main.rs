@@ -20,6 +20,7 @@ mod invitations;
 mod invoice_payments;
 mod invoices;
 mod limits;
+mod lists;
 mod live;
 mod live_channels;
 mod live_chaos;

@@ -179,14 +179,35 @@ impl ClientStore for ThisStore {
     async fn list_clients(&self, tenant: &Tenant, q: &ClientQuery) -> StoreResult<Page<Client>> {
         let search = search_pattern(q.search.as_deref());
         let search = search.as_deref();
+        let term = q.search.as_deref().map(|s| s.trim().to_lowercase()).unwrap_or_default();
+        let (total, by_index) = match search {
+            None => (self.list_count(tenant, "clients", "", None).await?, None),
+            Some(_) => match self.search_reach("clients_search", &term).await? {
+                SearchReach::Index => (Total::Matching("clients c"), Some(trigram_phrase(&term))),
+                SearchReach::Many => (Total::AtLeast(self.count_bound.get()), None),
+                SearchReach::Scan => (Total::Matching("clients c"), None),
+            },
+        };
+        let listing = Listing {
+            table: "clients",
+            alias: "c",
+            select: concat!("SELECT ", client_columns!(), " FROM clients c"),
+            total,
+        };
         self.list_page(
-            q.page,
-            Total::Count("SELECT COUNT(*) FROM clients c"),
-            concat!("SELECT ", client_columns!(), " FROM clients c"),
-            "c",
+            tenant,
+            &q.page,
+            listing,
             move |qb| {
                 push_tenant_filters(qb, "c", tenant, &[]);
                 qb.push(" AND c.archived_at IS NULL");
+                if let Some(phrase) = &by_index {
+                    qb.push(
+                        " AND c.id IN (SELECT k.client_id FROM clients_search s
+                          JOIN client_search_keys k ON k.key = s.rowid WHERE clients_search MATCH ",
+                    );
+                    qb.push_bind(phrase.clone()).push(")");
+                }
                 if let Some(pattern) = search {
                     qb.push(" AND (LOWER(c.first_name || ' ' || c.last_name) LIKE ").push_bind(pattern);
                     qb.push(" ESCAPE '\\' OR LOWER(COALESCE(c.email, '')) LIKE ").push_bind(pattern);

@@ -230,11 +230,16 @@ impl CreditBalanceStore for ThisStore {
         if !self.is_tenants_client(tenant, client_id).await? {
             return Ok(None);
         }
+        let listing = Listing {
+            table: "client_credit_transactions",
+            alias: "t",
+            select: credit_transaction_select!(),
+            total: Total::Matching("client_credit_transactions t"),
+        };
         let page = self.list_page(
-            page,
-            Total::Count("SELECT COUNT(*) FROM client_credit_transactions t"),
-            credit_transaction_select!(),
-            "t",
+            tenant,
+            &page,
+            listing,
             move |qb| push_tenant_filters(qb, "t", tenant, &[("client_id", Some(client_id))]),
             credit_transaction_from_row,
         )

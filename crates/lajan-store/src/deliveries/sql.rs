@@ -292,11 +292,16 @@ impl DeliveryStore for ThisStore {
             return Err(StoreError::NotFound);
         }
         let status = status.map(DeliveryStatus::as_str);
+        let listing = Listing {
+            table: "webhook_deliveries",
+            alias: "d",
+            select: concat!("SELECT ", delivery_columns!(), " FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id"),
+            total: self.list_count(tenant, "deliveries", endpoint_id, status).await?,
+        };
         self.list_page(
-            page,
-            Total::Count("SELECT COUNT(*) FROM webhook_deliveries d"),
-            concat!("SELECT ", delivery_columns!(), " FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id"),
-            "d",
+            tenant,
+            &page,
+            listing,
             move |qb| push_tenant_filters(qb, "d", tenant, &[("endpoint_id", Some(endpoint_id)), ("status", status)]),
             delivery_from_row,
         )

@@ -109,6 +109,17 @@ fn item_status_sql(status: ItemStatus) -> &'static str {
     }
 }
 
+/// The row number of disbursement `disbursement`'s item `item`, which a cursor (`field`) names;
+/// `invalid_pagination` when it has none.
+async fn row_number_of(conn: &mut Conn, disbursement: &str, item: &str, field: &str) -> StoreResult<i64> {
+    let row: Option<i64> = query_scalar("SELECT row_number FROM disbursement_items WHERE disbursement_id = $1 AND id = $2")
+        .bind(disbursement)
+        .bind(item)
+        .fetch_optional(&mut *conn)
+        .await?;
+    row.ok_or_else(|| not_in_list(field))
+}
+
 fn item_from_row(row: &DbRow) -> StoreResult<ItemDetail> {
     let item = DisbursementItem {
         id: row.try_get("id")?,
@@ -135,13 +146,14 @@ fn item_from_row(row: &DbRow) -> StoreResult<ItemDetail> {
 
 impl ThisStore {
     /// Items of disbursement `id` in row order, with their payouts and latest attempts; a page
-    /// of them, or all (the report).
+    /// of them (with one row more, which says whether another follows), or all (the report). A
+    /// cursor page keys on the row number of the item it names.
     async fn read_items(
         &self,
         tenant: &Tenant,
         id: &str,
         status: Option<ItemStatus>,
-        page: Option<PageRequest>,
+        page: Option<&PageRequest>,
     ) -> StoreResult<(Disbursement, Vec<ItemDetail>)> {
         let mut conn = self.reader().acquire().await?;
         let d = read_disbursement(&mut conn, tenant, id).await?.ok_or(StoreError::NotFound)?;
@@ -158,12 +170,33 @@ impl ThisStore {
         if let Some(status) = status {
             qb.push(item_status_sql(status));
         }
-        qb.push(" ORDER BY i.row_number");
-        if let Some(page) = page {
-            push_page(&mut qb, page)?;
+        let cursor = match page.and_then(|p| p.cursor.as_ref()) {
+            None => None,
+            Some(Cursor::After(item)) => Some((row_number_of(&mut conn, id, item, "startingAfter").await?, true)),
+            Some(Cursor::Before(item)) => Some((row_number_of(&mut conn, id, item, "endingBefore").await?, false)),
+        };
+        match (page, cursor) {
+            (None, _) => {
+                qb.push(" ORDER BY i.row_number");
+            }
+            (Some(page), None) => {
+                qb.push(" ORDER BY i.row_number");
+                push_page(&mut qb, page, 1)?;
+            }
+            (Some(page), Some((row, after))) => {
+                let (past, order) = if after { (">", "ASC") } else { ("<", "DESC") };
+                qb.push(format_args!(" AND i.row_number {past} ")).push_bind(row);
+                qb.push(format_args!(" ORDER BY i.row_number {order} LIMIT {}", page.limit + 1));
+            }
         }
         let rows = qb.build().fetch_all(&mut *conn).await?;
-        let items = rows.iter().map(item_from_row).collect::<StoreResult<_>>()?;
+        let mut items = rows.iter().map(item_from_row).collect::<StoreResult<Vec<_>>>()?;
+        if cursor.is_some_and(|(_, after)| !after) {
+            // Read nearest first; the page shows them in row order, the extra row last.
+            let extra = if page.is_some_and(|p| items.len() > p.limit as usize) { items.pop() } else { None };
+            items.reverse();
+            items.extend(extra);
+        }
         Ok((d, items))
     }
 }

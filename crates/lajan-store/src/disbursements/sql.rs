@@ -343,12 +343,16 @@ impl DisbursementStore for ThisStore {
         let search = search_pattern(q.search.as_deref());
         let search = search.as_deref();
         let status = q.status.map(DisbursementStatus::as_str);
+        let total = match search {
+            None => self.list_count(tenant, "disbursements", "", status).await?,
+            Some(_) => Total::Matching("disbursements d"),
+        };
+        let select = concat!("SELECT ", disbursement_columns!(), " FROM disbursements d");
         let mut page = self
             .list_page(
-                q.page,
-                Total::Count("SELECT COUNT(*) FROM disbursements d"),
-                concat!("SELECT ", disbursement_columns!(), " FROM disbursements d"),
-                "d",
+                tenant,
+                &q.page,
+                Listing { table: "disbursements", alias: "d", select, total },
                 move |qb| scope(qb, tenant, status, search),
                 disbursement_from_row,
             )
@@ -365,7 +369,9 @@ impl DisbursementStore for ThisStore {
         status: Option<ItemStatus>,
         page: PageRequest,
     ) -> StoreResult<Page<ItemDetail>> {
-        let (d, items) = self.read_items(tenant, id, status, Some(page)).await?;
+        let (d, mut items) = self.read_items(tenant, id, status, Some(&page)).await?;
+        let has_more = items.len() > page.limit as usize;
+        items.truncate(page.limit as usize);
         let c = &d.counts;
         let total = match status {
             None => d.item_count,
@@ -377,7 +383,7 @@ impl DisbursementStore for ThisStore {
             Some(ItemStatus::Canceled) => c.canceled,
             Some(ItemStatus::Rejected) => c.rejected,
         };
-        Ok(Page { items, total, request: page })
+        Ok(Page { items, total, total_is_estimate: false, has_more, request: page })
     }
 
     async fn disbursement_report(

@@ -26,11 +26,16 @@ fn event_from_row(row: &DbRow) -> StoreResult<Event> {
 impl EventStore for ThisStore {
     async fn list_events(&self, tenant: &Tenant, q: &EventQuery) -> StoreResult<Page<Event>> {
         let (event_type, object_id) = (q.event_type.as_deref(), q.object_id.as_deref());
+        let total = match object_id {
+            None => self.list_count(tenant, "events", "", event_type).await?,
+            Some(_) => Total::Matching("events e"),
+        };
+        let listing =
+            Listing { table: "events", alias: "e", select: concat!("SELECT ", event_columns!(), " FROM events e"), total };
         self.list_page(
-            q.page,
-            Total::Count("SELECT COUNT(*) FROM events e"),
-            concat!("SELECT ", event_columns!(), " FROM events e"),
-            "e",
+            tenant,
+            &q.page,
+            listing,
             move |qb| push_tenant_filters(qb, "e", tenant, &[("type", event_type), ("object_id", object_id)]),
             event_from_row,
         )

@@ -114,11 +114,16 @@ impl InvoicePaymentStore for ThisStore {
         invoice_id: &str,
         page: PageRequest,
     ) -> StoreResult<Page<InvoicePayment>> {
+        let listing = Listing {
+            table: "invoice_payments",
+            alias: "p",
+            select: invoice_payment_select!(),
+            total: Total::Matching("invoice_payments p"),
+        };
         self.list_page(
-            page,
-            Total::Count("SELECT COUNT(*) FROM invoice_payments p"),
-            invoice_payment_select!(),
-            "p",
+            tenant,
+            &page,
+            listing,
             move |qb| push_tenant_filters(qb, "p", tenant, &[("invoice_id", Some(invoice_id))]),
             invoice_payment_from_row,
         )

@@ -332,13 +332,12 @@ impl InvoiceStore for ThisStore {
             .await?;
             Total::Known(count_of(total))
         } else {
-            Total::Count("SELECT COUNT(*) FROM invoices i JOIN clients c ON c.id = i.client_id")
+            Total::Matching("invoices i JOIN clients c ON c.id = i.client_id")
         };
         self.list_page(
-            q.page,
-            total,
-            invoice_select!(),
-            "i",
+            tenant,
+            &q.page,
+            Listing { table: "invoices", alias: "i", select: invoice_select!(), total },
             move |qb| {
                 push_tenant_filters(qb, "i", tenant, &[("status", status), ("client_id", client_id)]);
                 if let Some(pattern) = search {

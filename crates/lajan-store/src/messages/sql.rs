@@ -219,11 +219,16 @@ impl MessageStore for ThisStore {
             ("status", status),
             ("channel", channel),
         ];
+        let total = if q.invoice_id.is_none() && q.client_id.is_none() && channel.is_none() {
+            self.list_count(tenant, "messages", "", status).await?
+        } else {
+            Total::Matching("messages m")
+        };
+        let select = concat!("SELECT ", message_columns!(), " FROM messages m");
         self.list_page(
-            q.page,
-            Total::Count("SELECT COUNT(*) FROM messages m"),
-            concat!("SELECT ", message_columns!(), " FROM messages m"),
-            "m",
+            tenant,
+            &q.page,
+            Listing { table: "messages", alias: "m", select, total },
             move |qb| push_tenant_filters(qb, "m", tenant, &filters),
             message_from_row,
         )

@@ -88,11 +88,16 @@ impl PaymentLinkStore for ThisStore {
     }
 
     async fn list_payment_links(&self, tenant: &Tenant, page: PageRequest) -> StoreResult<Page<PaymentLink>> {
+        let listing = Listing {
+            table: "payment_links",
+            alias: "l",
+            select: link_select!(),
+            total: self.list_count(tenant, "payment_links", "", None).await?,
+        };
         self.list_page(
-            page,
-            Total::Count("SELECT COUNT(*) FROM payment_links l"),
-            link_select!(),
-            "l",
+            tenant,
+            &page,
+            listing,
             move |qb| {
                 push_tenant_filters(qb, "l", tenant, &[]);
                 qb.push(" AND l.deleted_at IS NULL");

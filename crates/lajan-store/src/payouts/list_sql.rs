@@ -64,10 +64,9 @@ async fn list_payouts(
     }
     let page = store
         .list_page(
-            q.page,
-            Total::Known(total),
-            payout_select!(),
-            "p",
+            tenant,
+            &q.page,
+            Listing { table: "payouts", alias: "p", select: payout_select!(), total: Total::Known(total) },
             move |qb| {
                 scope(qb, tenant, kind, search);
                 if let Some(approval) = approval {

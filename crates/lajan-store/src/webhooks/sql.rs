@@ -122,10 +122,14 @@ impl WebhookStore for ThisStore {
     async fn list_webhook_endpoints(&self, tenant: &Tenant, page: PageRequest) -> StoreResult<Page<WebhookEndpoint>> {
         let mut listed = self
             .list_page(
-                page,
-                Total::Count("SELECT COUNT(*) FROM webhook_endpoints w"),
-                concat!("SELECT ", endpoint_columns!(), " FROM webhook_endpoints w"),
-                "w",
+                tenant,
+                &page,
+                Listing {
+                    table: "webhook_endpoints",
+                    alias: "w",
+                    select: concat!("SELECT ", endpoint_columns!(), " FROM webhook_endpoints w"),
+                    total: self.list_count(tenant, "webhook_endpoints", "", None).await?,
+                },
                 move |qb| push_tenant_filters(qb, "w", tenant, &[]),
                 endpoint_from_row,
             )
@@ -246,6 +250,13 @@ impl WebhookStore for ThisStore {
             query(&format!("DELETE FROM {table} WHERE endpoint_id = $1")).bind(id).execute(&mut *tx).await?;
         }
         query("DELETE FROM webhook_endpoints WHERE id = $1").bind(id).execute(&mut *tx).await?;
+        // Its deliveries' counts go with them (migration 0060 counts no deletion of a delivery).
+        query("DELETE FROM list_counts WHERE org_id = $1 AND env = $2 AND list = 'deliveries' AND scope = $3")
+            .bind(&tenant.org_id)
+            .bind(tenant.env.as_str())
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
         self.commit(tx).await
     }
 

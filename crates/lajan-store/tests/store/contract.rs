@@ -241,11 +241,10 @@ contract!(clients_are_isolated_searchable_and_archivable, |store| {
         let q = ClientQuery { search: Some(term.into()), page: PageRequest::default() };
         assert_eq!(store.list_clients(&t, &q).await.unwrap().total, expect, "search {term:?}");
     }
-    let page2 =
-        store.list_clients(&t, &ClientQuery { search: None, page: PageRequest { page: 2, limit: 1 } }).await.unwrap();
+    let page2 = store.list_clients(&t, &ClientQuery { search: None, page: PageRequest::numbered(2, 1) }).await.unwrap();
     assert_eq!((page2.total, page2.items.len(), page2.items[0].id.as_str()), (2, 1, marie.id.as_str()));
     let beyond =
-        store.list_clients(&t, &ClientQuery { search: None, page: PageRequest { page: 3, limit: 1 } }).await.unwrap();
+        store.list_clients(&t, &ClientQuery { search: None, page: PageRequest::numbered(3, 1) }).await.unwrap();
     assert!(beyond.items.is_empty());
 
     let patch = ClientPatchInput {

@@ -106,7 +106,7 @@ contract!(a_draft_submits_into_payouts_whose_outcomes_roll_up, |store| {
     }
     assert_eq!(events(&store, &t, "payout.created").await, 3);
     // A page past the first starts where the one before it ended, in row order.
-    let second = PageRequest { page: 2, limit: 1 };
+    let second = PageRequest::numbered(2, 1);
     let paged = store.list_disbursement_items(&t, &d.id, None, second).await.unwrap();
     let ids: Vec<_> = paged.items.iter().map(|i| i.payout.as_ref().map(|p| p.id.clone())).collect();
     assert_eq!((paged.total, ids), (3, vec![Some(format!("pyt_{}", &items[1].id[4..]))]));

@@ -620,9 +620,10 @@ contract!(maintained_counts_match_a_scan_through_execution, |store| {
         );
         let folded = store.compact_counts().await.unwrap();
         if store.backend() == lajan_store::Backend::Postgres && round == 0 {
-            // 30 deltas (12 creations, then a pair per claim, outcome and rejection) over at most
-            // 10 keys; every key holding two or more goes, which is at least 11 of them.
-            assert!((11..=30).contains(&folded), "folded {folded} delta rows");
+            // 30 payout deltas (12 creations, then a pair per claim, outcome and rejection) over at
+            // most 10 keys; every key holding two or more goes, which is at least 11 of them. The
+            // events' list counts (migration 0060) fold beside them.
+            assert!(folded >= 11, "folded {folded} delta rows");
         } else {
             assert_eq!(folded, 0, "round {round}: nothing left to fold");
         }

@@ -16,6 +16,8 @@ def _get_kwargs(
     *,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -23,6 +25,10 @@ def _get_kwargs(
     params["page"] = page
 
     params["limit"] = limit
+
+    params["startingAfter"] = starting_after
+
+    params["endingBefore"] = ending_before
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -98,6 +104,8 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> Response[CreditTransactionList | ErrorBody]:
     """Every move of the client's credit balance, newest first, each with why (`cause`), the invoice that
     made it, and the balance it left in its currency.
@@ -106,6 +114,8 @@ def sync_detailed(
         id (str):
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -119,6 +129,8 @@ def sync_detailed(
         id=id,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     )
 
     response = client.get_httpx_client().request(
@@ -134,6 +146,8 @@ def sync(
     client: AuthenticatedClient | Client,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> CreditTransactionList | ErrorBody | None:
     """Every move of the client's credit balance, newest first, each with why (`cause`), the invoice that
     made it, and the balance it left in its currency.
@@ -142,6 +156,8 @@ def sync(
         id (str):
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -156,6 +172,8 @@ def sync(
         client=client,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     ).parsed
 
 
@@ -165,6 +183,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> Response[CreditTransactionList | ErrorBody]:
     """Every move of the client's credit balance, newest first, each with why (`cause`), the invoice that
     made it, and the balance it left in its currency.
@@ -173,6 +193,8 @@ async def asyncio_detailed(
         id (str):
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -186,6 +208,8 @@ async def asyncio_detailed(
         id=id,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -199,6 +223,8 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> CreditTransactionList | ErrorBody | None:
     """Every move of the client's credit balance, newest first, each with why (`cause`), the invoice that
     made it, and the balance it left in its currency.
@@ -207,6 +233,8 @@ async def asyncio(
         id (str):
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -222,5 +250,7 @@ async def asyncio(
             client=client,
             page=page,
             limit=limit,
+            starting_after=starting_after,
+            ending_before=ending_before,
         )
     ).parsed

@@ -15,6 +15,8 @@ def _get_kwargs(
     search: str | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -24,6 +26,10 @@ def _get_kwargs(
     params["page"] = page
 
     params["limit"] = limit
+
+    params["startingAfter"] = starting_after
+
+    params["endingBefore"] = ending_before
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -92,12 +98,16 @@ def sync_detailed(
     search: str | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> Response[ClientList | ErrorBody]:
     """
     Args:
         search (str | Unset):
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -111,6 +121,8 @@ def sync_detailed(
         search=search,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     )
 
     response = client.get_httpx_client().request(
@@ -126,12 +138,16 @@ def sync(
     search: str | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> ClientList | ErrorBody | None:
     """
     Args:
         search (str | Unset):
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -146,6 +162,8 @@ def sync(
         search=search,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     ).parsed
 
 
@@ -155,12 +173,16 @@ async def asyncio_detailed(
     search: str | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> Response[ClientList | ErrorBody]:
     """
     Args:
         search (str | Unset):
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -174,6 +196,8 @@ async def asyncio_detailed(
         search=search,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -187,12 +211,16 @@ async def asyncio(
     search: str | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> ClientList | ErrorBody | None:
     """
     Args:
         search (str | Unset):
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -208,5 +236,7 @@ async def asyncio(
             search=search,
             page=page,
             limit=limit,
+            starting_after=starting_after,
+            ending_before=ending_before,
         )
     ).parsed

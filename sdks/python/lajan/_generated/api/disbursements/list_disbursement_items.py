@@ -18,6 +18,8 @@ def _get_kwargs(
     status: ListDisbursementItemsStatus | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
     accept: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -35,6 +37,10 @@ def _get_kwargs(
     params["page"] = page
 
     params["limit"] = limit
+
+    params["startingAfter"] = starting_after
+
+    params["endingBefore"] = ending_before
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -112,6 +118,8 @@ def sync_detailed(
     status: ListDisbursementItemsStatus | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
     accept: None | str | Unset = UNSET,
 ) -> Response[DisbursementItemList | ErrorBody]:
     """
@@ -120,6 +128,8 @@ def sync_detailed(
         status (ListDisbursementItemsStatus | Unset): An item status to list (the `counts` keys).
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
         accept (None | str | Unset):
 
     Raises:
@@ -135,6 +145,8 @@ def sync_detailed(
         status=status,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
         accept=accept,
     )
 
@@ -152,6 +164,8 @@ def sync(
     status: ListDisbursementItemsStatus | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
     accept: None | str | Unset = UNSET,
 ) -> DisbursementItemList | ErrorBody | None:
     """
@@ -160,6 +174,8 @@ def sync(
         status (ListDisbursementItemsStatus | Unset): An item status to list (the `counts` keys).
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
         accept (None | str | Unset):
 
     Raises:
@@ -176,6 +192,8 @@ def sync(
         status=status,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
         accept=accept,
     ).parsed
 
@@ -187,6 +205,8 @@ async def asyncio_detailed(
     status: ListDisbursementItemsStatus | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
     accept: None | str | Unset = UNSET,
 ) -> Response[DisbursementItemList | ErrorBody]:
     """
@@ -195,6 +215,8 @@ async def asyncio_detailed(
         status (ListDisbursementItemsStatus | Unset): An item status to list (the `counts` keys).
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
         accept (None | str | Unset):
 
     Raises:
@@ -210,6 +232,8 @@ async def asyncio_detailed(
         status=status,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
         accept=accept,
     )
 
@@ -225,6 +249,8 @@ async def asyncio(
     status: ListDisbursementItemsStatus | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
     accept: None | str | Unset = UNSET,
 ) -> DisbursementItemList | ErrorBody | None:
     """
@@ -233,6 +259,8 @@ async def asyncio(
         status (ListDisbursementItemsStatus | Unset): An item status to list (the `counts` keys).
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
         accept (None | str | Unset):
 
     Raises:
@@ -250,6 +278,8 @@ async def asyncio(
             status=status,
             page=page,
             limit=limit,
+            starting_after=starting_after,
+            ending_before=ending_before,
             accept=accept,
         )
     ).parsed

@@ -17,6 +17,8 @@ def _get_kwargs(
     search: str | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -32,6 +34,10 @@ def _get_kwargs(
     params["page"] = page
 
     params["limit"] = limit
+
+    params["startingAfter"] = starting_after
+
+    params["endingBefore"] = ending_before
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -101,6 +107,8 @@ def sync_detailed(
     search: str | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> Response[DisbursementList | ErrorBody]:
     """
     Args:
@@ -108,6 +116,8 @@ def sync_detailed(
         search (str | Unset):
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -122,6 +132,8 @@ def sync_detailed(
         search=search,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     )
 
     response = client.get_httpx_client().request(
@@ -138,6 +150,8 @@ def sync(
     search: str | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> DisbursementList | ErrorBody | None:
     """
     Args:
@@ -145,6 +159,8 @@ def sync(
         search (str | Unset):
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -160,6 +176,8 @@ def sync(
         search=search,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     ).parsed
 
 
@@ -170,6 +188,8 @@ async def asyncio_detailed(
     search: str | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> Response[DisbursementList | ErrorBody]:
     """
     Args:
@@ -177,6 +197,8 @@ async def asyncio_detailed(
         search (str | Unset):
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -191,6 +213,8 @@ async def asyncio_detailed(
         search=search,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -205,6 +229,8 @@ async def asyncio(
     search: str | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> DisbursementList | ErrorBody | None:
     """
     Args:
@@ -212,6 +238,8 @@ async def asyncio(
         search (str | Unset):
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -228,5 +256,7 @@ async def asyncio(
             search=search,
             page=page,
             limit=limit,
+            starting_after=starting_after,
+            ending_before=ending_before,
         )
     ).parsed

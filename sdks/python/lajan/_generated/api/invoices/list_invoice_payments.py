@@ -16,6 +16,8 @@ def _get_kwargs(
     *,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -23,6 +25,10 @@ def _get_kwargs(
     params["page"] = page
 
     params["limit"] = limit
+
+    params["startingAfter"] = starting_after
+
+    params["endingBefore"] = ending_before
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -98,6 +104,8 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> Response[ErrorBody | InvoicePaymentList]:
     """Every payment counted on the invoice, newest first, whatever its size: each Stellar payment carrying
     the invoice's reference is one (with its transaction hash as `reference`), and the sum of those not
@@ -107,6 +115,8 @@ def sync_detailed(
         id (str):
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -120,6 +130,8 @@ def sync_detailed(
         id=id,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     )
 
     response = client.get_httpx_client().request(
@@ -135,6 +147,8 @@ def sync(
     client: AuthenticatedClient | Client,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> ErrorBody | InvoicePaymentList | None:
     """Every payment counted on the invoice, newest first, whatever its size: each Stellar payment carrying
     the invoice's reference is one (with its transaction hash as `reference`), and the sum of those not
@@ -144,6 +158,8 @@ def sync(
         id (str):
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -158,6 +174,8 @@ def sync(
         client=client,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     ).parsed
 
 
@@ -167,6 +185,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> Response[ErrorBody | InvoicePaymentList]:
     """Every payment counted on the invoice, newest first, whatever its size: each Stellar payment carrying
     the invoice's reference is one (with its transaction hash as `reference`), and the sum of those not
@@ -176,6 +196,8 @@ async def asyncio_detailed(
         id (str):
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -189,6 +211,8 @@ async def asyncio_detailed(
         id=id,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -202,6 +226,8 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> ErrorBody | InvoicePaymentList | None:
     """Every payment counted on the invoice, newest first, whatever its size: each Stellar payment carrying
     the invoice's reference is one (with its transaction hash as `reference`), and the sum of those not
@@ -211,6 +237,8 @@ async def asyncio(
         id (str):
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -226,5 +254,7 @@ async def asyncio(
             client=client,
             page=page,
             limit=limit,
+            starting_after=starting_after,
+            ending_before=ending_before,
         )
     ).parsed

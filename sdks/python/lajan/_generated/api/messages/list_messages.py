@@ -20,6 +20,8 @@ def _get_kwargs(
     channel: ListMessagesChannel | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -43,6 +45,10 @@ def _get_kwargs(
     params["page"] = page
 
     params["limit"] = limit
+
+    params["startingAfter"] = starting_after
+
+    params["endingBefore"] = ending_before
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -114,6 +120,8 @@ def sync_detailed(
     channel: ListMessagesChannel | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> Response[ErrorBody | MessageList]:
     """Every email, SMS and WhatsApp message Lajan queued, newest first, with its status. Needs
     `invoices:read`.
@@ -125,6 +133,8 @@ def sync_detailed(
         channel (ListMessagesChannel | Unset): A message channel to list.
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -141,6 +151,8 @@ def sync_detailed(
         channel=channel,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     )
 
     response = client.get_httpx_client().request(
@@ -159,6 +171,8 @@ def sync(
     channel: ListMessagesChannel | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> ErrorBody | MessageList | None:
     """Every email, SMS and WhatsApp message Lajan queued, newest first, with its status. Needs
     `invoices:read`.
@@ -170,6 +184,8 @@ def sync(
         channel (ListMessagesChannel | Unset): A message channel to list.
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -187,6 +203,8 @@ def sync(
         channel=channel,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     ).parsed
 
 
@@ -199,6 +217,8 @@ async def asyncio_detailed(
     channel: ListMessagesChannel | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> Response[ErrorBody | MessageList]:
     """Every email, SMS and WhatsApp message Lajan queued, newest first, with its status. Needs
     `invoices:read`.
@@ -210,6 +230,8 @@ async def asyncio_detailed(
         channel (ListMessagesChannel | Unset): A message channel to list.
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -226,6 +248,8 @@ async def asyncio_detailed(
         channel=channel,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -242,6 +266,8 @@ async def asyncio(
     channel: ListMessagesChannel | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> ErrorBody | MessageList | None:
     """Every email, SMS and WhatsApp message Lajan queued, newest first, with its status. Needs
     `invoices:read`.
@@ -253,6 +279,8 @@ async def asyncio(
         channel (ListMessagesChannel | Unset): A message channel to list.
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -271,5 +299,7 @@ async def asyncio(
             channel=channel,
             page=page,
             limit=limit,
+            starting_after=starting_after,
+            ending_before=ending_before,
         )
     ).parsed

@@ -14,6 +14,8 @@ def _get_kwargs(
     *,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -21,6 +23,10 @@ def _get_kwargs(
     params["page"] = page
 
     params["limit"] = limit
+
+    params["startingAfter"] = starting_after
+
+    params["endingBefore"] = ending_before
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -88,6 +94,8 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> Response[ErrorBody | MessageList]:
     """The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first (as `GET
     /v1/messages` lists them). Needs a sandbox key with scope `invoices:read` (or `*`).
@@ -95,6 +103,8 @@ def sync_detailed(
     Args:
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -107,6 +117,8 @@ def sync_detailed(
     kwargs = _get_kwargs(
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     )
 
     response = client.get_httpx_client().request(
@@ -121,6 +133,8 @@ def sync(
     client: AuthenticatedClient | Client,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> ErrorBody | MessageList | None:
     """The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first (as `GET
     /v1/messages` lists them). Needs a sandbox key with scope `invoices:read` (or `*`).
@@ -128,6 +142,8 @@ def sync(
     Args:
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -141,6 +157,8 @@ def sync(
         client=client,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     ).parsed
 
 
@@ -149,6 +167,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> Response[ErrorBody | MessageList]:
     """The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first (as `GET
     /v1/messages` lists them). Needs a sandbox key with scope `invoices:read` (or `*`).
@@ -156,6 +176,8 @@ async def asyncio_detailed(
     Args:
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -168,6 +190,8 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -180,6 +204,8 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> ErrorBody | MessageList | None:
     """The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first (as `GET
     /v1/messages` lists them). Needs a sandbox key with scope `invoices:read` (or `*`).
@@ -187,6 +213,8 @@ async def asyncio(
     Args:
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -201,5 +229,7 @@ async def asyncio(
             client=client,
             page=page,
             limit=limit,
+            starting_after=starting_after,
+            ending_before=ending_before,
         )
     ).parsed

@@ -18,6 +18,8 @@ def _get_kwargs(
     status: ListWebhookDeliveriesStatus | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -31,6 +33,10 @@ def _get_kwargs(
     params["page"] = page
 
     params["limit"] = limit
+
+    params["startingAfter"] = starting_after
+
+    params["endingBefore"] = ending_before
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -107,6 +113,8 @@ def sync_detailed(
     status: ListWebhookDeliveriesStatus | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> Response[DeliveryList | ErrorBody]:
     """
     Args:
@@ -114,6 +122,8 @@ def sync_detailed(
         status (ListWebhookDeliveriesStatus | Unset): A delivery status to list.
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -128,6 +138,8 @@ def sync_detailed(
         status=status,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     )
 
     response = client.get_httpx_client().request(
@@ -144,6 +156,8 @@ def sync(
     status: ListWebhookDeliveriesStatus | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> DeliveryList | ErrorBody | None:
     """
     Args:
@@ -151,6 +165,8 @@ def sync(
         status (ListWebhookDeliveriesStatus | Unset): A delivery status to list.
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -166,6 +182,8 @@ def sync(
         status=status,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     ).parsed
 
 
@@ -176,6 +194,8 @@ async def asyncio_detailed(
     status: ListWebhookDeliveriesStatus | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> Response[DeliveryList | ErrorBody]:
     """
     Args:
@@ -183,6 +203,8 @@ async def asyncio_detailed(
         status (ListWebhookDeliveriesStatus | Unset): A delivery status to list.
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -197,6 +219,8 @@ async def asyncio_detailed(
         status=status,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -211,6 +235,8 @@ async def asyncio(
     status: ListWebhookDeliveriesStatus | Unset = UNSET,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> DeliveryList | ErrorBody | None:
     """
     Args:
@@ -218,6 +244,8 @@ async def asyncio(
         status (ListWebhookDeliveriesStatus | Unset): A delivery status to list.
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -234,5 +262,7 @@ async def asyncio(
             status=status,
             page=page,
             limit=limit,
+            starting_after=starting_after,
+            ending_before=ending_before,
         )
     ).parsed

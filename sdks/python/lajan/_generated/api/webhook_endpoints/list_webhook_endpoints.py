@@ -14,6 +14,8 @@ def _get_kwargs(
     *,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -21,6 +23,10 @@ def _get_kwargs(
     params["page"] = page
 
     params["limit"] = limit
+
+    params["startingAfter"] = starting_after
+
+    params["endingBefore"] = ending_before
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -88,11 +94,15 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> Response[ErrorBody | WebhookEndpointList]:
     """
     Args:
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -105,6 +115,8 @@ def sync_detailed(
     kwargs = _get_kwargs(
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     )
 
     response = client.get_httpx_client().request(
@@ -119,11 +131,15 @@ def sync(
     client: AuthenticatedClient | Client,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> ErrorBody | WebhookEndpointList | None:
     """
     Args:
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -137,6 +153,8 @@ def sync(
         client=client,
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     ).parsed
 
 
@@ -145,11 +163,15 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> Response[ErrorBody | WebhookEndpointList]:
     """
     Args:
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -162,6 +184,8 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         page=page,
         limit=limit,
+        starting_after=starting_after,
+        ending_before=ending_before,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -174,11 +198,15 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     page: int | Unset = UNSET,
     limit: int | Unset = UNSET,
+    starting_after: str | Unset = UNSET,
+    ending_before: str | Unset = UNSET,
 ) -> ErrorBody | WebhookEndpointList | None:
     """
     Args:
         page (int | Unset):
         limit (int | Unset):
+        starting_after (str | Unset):
+        ending_before (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -193,5 +221,7 @@ async def asyncio(
             client=client,
             page=page,
             limit=limit,
+            starting_after=starting_after,
+            ending_before=ending_before,
         )
     ).parsed
