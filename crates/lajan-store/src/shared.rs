@@ -133,14 +133,20 @@ fn not_in_list(field: &str) -> StoreError {
     })
 }
 
+/// How many rows a search may take from its trigram index, each looked up and sorted, before a
+/// walk of the list's index newest first costs less: a term in more than one row in a thousand
+/// meets a page of matches within a few thousand rows of the walk.
+const INDEX_CANDIDATES: u64 = 1_000;
+
 /// How a search reaches its rows on SQLite, decided by asking its trigram index (FTS5) how many
 /// rows hold the term, up to the count bound.
 enum SearchReach {
     /// Few enough to list from the index's candidates (then filtered by the same LIKE).
     Index,
-    /// More than the bound hold it: newest first through the list's index, which meets a
-    /// common term at once; the total is the bound.
-    Many,
+    /// Too many for that: newest first through the list's index, which soon meets a page of a
+    /// common term. The total is an estimate: the rows the index holds the term in, up to the
+    /// count bound.
+    Walk { held: u64 },
     /// No index can answer (PostgreSQL, whose planner uses its trigram indexes itself; a term
     /// under three characters, which has no trigram): the LIKE scan.
     Scan,
@@ -158,8 +164,9 @@ enum Total {
     Matching(&'static str),
     /// Already known: from the count tables triggers keep (migrations 0006 and 0060).
     Known(u64),
-    /// More than this bound match: the total is the bound, and says it is an estimate.
-    AtLeast(u64),
+    /// Not counted but estimated (from a search's trigram index, or the count bound when more
+    /// match): the page says so.
+    Estimate(u64),
 }
 
 /// What [`ThisStore::list_page`] lists.
@@ -258,7 +265,7 @@ impl ThisStore {
         let Listing { table, alias, select, total } = listing;
         let (total, total_is_estimate) = match total {
             Total::Known(total) => (total, false),
-            Total::AtLeast(bound) => (bound, true),
+            Total::Estimate(total) => (total, true),
             Total::Matching(from) => {
                 let bound = self.count_bound.get();
                 let mut qb = QueryBuilder::new(format!("SELECT COUNT(*) FROM (SELECT 1 FROM {from}"));
@@ -308,8 +315,12 @@ impl ThisStore {
         }
         let bound = self.count_bound.get();
         let sql = format!("SELECT COUNT(*) FROM (SELECT 1 FROM {fts} WHERE {fts} MATCH $1 LIMIT {})", bound + 1);
-        let held: i64 = query_scalar(&sql).bind(trigram_phrase(term)).fetch_one(self.reader()).await?;
-        Ok(if count_of(held) > bound { SearchReach::Many } else { SearchReach::Index })
+        let held = count_of(query_scalar(&sql).bind(trigram_phrase(term)).fetch_one(self.reader()).await?);
+        Ok(if held <= bound.min(INDEX_CANDIDATES) {
+            SearchReach::Index
+        } else {
+            SearchReach::Walk { held: held.min(bound) }
+        })
     }
 
     /// The total the count tables keep (migration 0060) of the tenant's `list` under `scope`

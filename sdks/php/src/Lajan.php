@@ -30,12 +30,16 @@ final class Lajan
      */
     public function paginate(string $operation, array $query = [], string ...$ids): \Generator
     {
-        for ($page = 1; ; $page++) {
-            $answer = $this->{$operation}(...[...$ids, ['page' => $page] + $query]);
+        // Each page is asked after the last item of the one before (startingAfter), so the walk
+        // costs the same per page however long the list is.
+        for ($after = null; ;) {
+            $cursor = $after === null ? [] : ['startingAfter' => $after];
+            $answer = $this->{$operation}(...[...$ids, $cursor + $query]);
             yield from $answer['data'];
-            if ($page >= $answer['pagination']['totalPages']) {
+            if (!$answer['pagination']['hasMore'] || $answer['data'] === []) {
                 return;
             }
+            $after = $answer['data'][array_key_last($answer['data'])]['id'];
         }
     }
 

@@ -98,18 +98,20 @@ class Lajan:
         self.close()
 
     def paginate(self, operation: Callable[..., Any], **kwargs: Any) -> Iterator[Any]:
-        """Every item of a list operation, page after page (`limit` up to 100 per request).
+        """Every item of a list operation, page after page (`limit` up to 100 per request), each
+        page asked after the last item of the one before (`starting_after`), so the walk costs
+        the same per page however long the list is.
 
         >>> for client in lajan.paginate(lajan.clients.list_clients, search="jean"):
         ...     print(client.id)
         """
-        page = 1
+        after: str | None = None
         while True:
-            answer = operation(page=page, **kwargs)
+            answer = operation(**kwargs) if after is None else operation(starting_after=after, **kwargs)
             yield from answer.data
-            if page >= answer.pagination.total_pages:
+            if not answer.pagination.has_more or not answer.data:
                 return
-            page += 1
+            after = answer.data[-1].id
 
     def create_disbursement_from_csv(
         self,

@@ -60,12 +60,16 @@ export function createLajan({ baseUrl, apiKey, fetch: baseFetch = globalThis.fet
     },
   });
 
+  // Each page is asked after the last item of the one before (`startingAfter`), so the walk
+  // costs the same per page however long the list is.
   async function* paginate(path, options = {}) {
     const params = options.params ?? {};
-    for (let page = 1; ; page++) {
-      const { data } = await client.GET(path, { ...options, params: { ...params, query: { ...params.query, page } } });
+    for (let after = undefined; ; ) {
+      const cursor = after === undefined ? {} : { startingAfter: after };
+      const { data } = await client.GET(path, { ...options, params: { ...params, query: { ...params.query, ...cursor } } });
       yield* data.data;
-      if (page >= data.pagination.totalPages) return;
+      if (!data.pagination.hasMore || data.data.length === 0) return;
+      after = data.data[data.data.length - 1].id;
     }
   }
 

@@ -180,20 +180,23 @@ impl ClientStore for ThisStore {
         let search = search_pattern(q.search.as_deref());
         let search = search.as_deref();
         let term = q.search.as_deref().map(|s| s.trim().to_lowercase()).unwrap_or_default();
-        let (total, by_index) = match search {
-            None => (self.list_count(tenant, "clients", "", None).await?, None),
+        // Candidates from the trigram index are looked up by primary key: named, since without
+        // statistics the planner would rather walk the tenant's list probing each row.
+        const BY_KEY: &str = "clients c INDEXED BY sqlite_autoindex_clients_1";
+        let (mut select, mut by_index) = (concat!("SELECT ", client_columns!(), " FROM clients c"), None);
+        let total = match search {
+            None => self.list_count(tenant, "clients", "", None).await?,
             Some(_) => match self.search_reach("clients_search", &term).await? {
-                SearchReach::Index => (Total::Matching("clients c"), Some(trigram_phrase(&term))),
-                SearchReach::Many => (Total::AtLeast(self.count_bound.get()), None),
-                SearchReach::Scan => (Total::Matching("clients c"), None),
+                SearchReach::Index => {
+                    select = concat!("SELECT ", client_columns!(), " FROM clients c INDEXED BY sqlite_autoindex_clients_1");
+                    by_index = Some(trigram_phrase(&term));
+                    Total::Matching(BY_KEY)
+                }
+                SearchReach::Walk { held } => Total::Estimate(held),
+                SearchReach::Scan => Total::Matching("clients c"),
             },
         };
-        let listing = Listing {
-            table: "clients",
-            alias: "c",
-            select: concat!("SELECT ", client_columns!(), " FROM clients c"),
-            total,
-        };
+        let listing = Listing { table: "clients", alias: "c", select, total };
         self.list_page(
             tenant,
             &q.page,
