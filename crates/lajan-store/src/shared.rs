@@ -314,7 +314,7 @@ impl ThisStore {
             return Ok(SearchReach::Scan);
         }
         let bound = self.count_bound.get();
-        let sql = format!("SELECT COUNT(*) FROM (SELECT 1 FROM {fts} WHERE {fts} MATCH $1 LIMIT {})", bound + 1);
+        let sql = format!("SELECT COUNT(*) FROM (SELECT 1 FROM {fts} WHERE {fts} MATCH $1 LIMIT {})", bound.saturating_add(1));
         let held = count_of(query_scalar(&sql).bind(trigram_phrase(term)).fetch_one(self.reader()).await?);
         Ok(if held <= bound.min(INDEX_CANDIDATES) {
             SearchReach::Index

@@ -182,15 +182,19 @@ impl ClientStore for ThisStore {
         let term = q.search.as_deref().map(|s| s.trim().to_lowercase()).unwrap_or_default();
         // Candidates from the trigram index are looked up by primary key: named, since without
         // statistics the planner would rather walk the tenant's list probing each row.
-        const BY_KEY: &str = "clients c INDEXED BY sqlite_autoindex_clients_1";
+        macro_rules! by_key {
+            () => {
+                "clients c INDEXED BY sqlite_autoindex_clients_1"
+            };
+        }
         let (mut select, mut by_index) = (concat!("SELECT ", client_columns!(), " FROM clients c"), None);
         let total = match search {
             None => self.list_count(tenant, "clients", "", None).await?,
             Some(_) => match self.search_reach("clients_search", &term).await? {
                 SearchReach::Index => {
-                    select = concat!("SELECT ", client_columns!(), " FROM clients c INDEXED BY sqlite_autoindex_clients_1");
+                    select = concat!("SELECT ", client_columns!(), " FROM ", by_key!());
                     by_index = Some(trigram_phrase(&term));
-                    Total::Matching(BY_KEY)
+                    Total::Matching(by_key!())
                 }
                 SearchReach::Walk { held } => Total::Estimate(held),
                 SearchReach::Scan => Total::Matching("clients c"),
