@@ -26,6 +26,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 macro_rules! areas_sql {
     () => {
         include!("shared.rs");
+        include!("search_sql.rs");
         include!("idempotency/sql.rs");
         include!("orgs/sql.rs");
         include!("settings_changes/sql.rs");
@@ -196,6 +197,11 @@ pub trait Store:
     /// [`COUNT_BOUND`](lajan_domain::pagination::COUNT_BOUND)); tests lower it to see a bounded
     /// total without writing ten thousand rows.
     fn bound_counts_at(&self, bound: u64);
+
+    /// How PostgreSQL tells a common search term (walked newest first) from a rare one (found
+    /// through its trigram index): `hits` matches among the list's newest `rows` (default 20 of
+    /// 2,000); tests set it to take either way with a few rows. SQLite asks its FTS5 index.
+    fn sample_searches_at(&self, rows: u64, hits: u64);
 }
 
 /// The file a `sqlite:` URL names; `None` for any other URL (or one that does not parse, which
@@ -240,23 +246,45 @@ impl FailPoint {
     }
 }
 
-/// How far a total no count table keeps is counted (see [`Store::bound_counts_at`]).
+/// How far a total no count table keeps is counted (see [`Store::bound_counts_at`]), and how
+/// PostgreSQL judges a search term common (see [`Store::sample_searches_at`]).
 #[derive(Debug)]
-pub(crate) struct CountBound(std::sync::atomic::AtomicU64);
+pub(crate) struct ListBounds {
+    count: std::sync::atomic::AtomicU64,
+    sample_rows: std::sync::atomic::AtomicU64,
+    sample_hits: std::sync::atomic::AtomicU64,
+}
 
-impl Default for CountBound {
+impl Default for ListBounds {
     fn default() -> Self {
-        CountBound(std::sync::atomic::AtomicU64::new(lajan_domain::pagination::COUNT_BOUND))
+        use std::sync::atomic::AtomicU64;
+        ListBounds {
+            count: AtomicU64::new(lajan_domain::pagination::COUNT_BOUND),
+            // One row in a hundred of the newest two thousand: a walk then meets a page of
+            // matches within a few thousand rows.
+            sample_rows: AtomicU64::new(2_000),
+            sample_hits: AtomicU64::new(20),
+        }
     }
 }
 
-impl CountBound {
+impl ListBounds {
     pub(crate) fn get(&self) -> u64 {
-        self.0.load(Ordering::Relaxed)
+        self.count.load(Ordering::Relaxed)
     }
 
     pub(crate) fn set(&self, bound: u64) {
-        self.0.store(bound, Ordering::Relaxed);
+        self.count.store(bound, Ordering::Relaxed);
+    }
+
+    /// (rows, hits): a term that `hits` of the list's newest `rows` match is common.
+    pub(crate) fn sample(&self) -> (u64, u64) {
+        (self.sample_rows.load(Ordering::Relaxed), self.sample_hits.load(Ordering::Relaxed))
+    }
+
+    pub(crate) fn set_sample(&self, rows: u64, hits: u64) {
+        self.sample_rows.store(rows, Ordering::Relaxed);
+        self.sample_hits.store(hits, Ordering::Relaxed);
     }
 }
 

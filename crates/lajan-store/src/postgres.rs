@@ -2,7 +2,7 @@
 //! one database. Row locks (`FOR UPDATE`) and advisory locks keep concurrent writers correct.
 
 use crate::operations::{PoolUse, PoolWaits};
-use crate::{Backend, CountBound, FailPoint, StoreError, StoreResult};
+use crate::{Backend, FailPoint, ListBounds, StoreError, StoreResult};
 use sqlx::migrate::Migrator;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::{ConnectOptions, Connection, Row, query, query_scalar};
@@ -64,7 +64,7 @@ pub struct PgStore {
     /// Write transactions that found every connection taken.
     waits: PoolWaits,
     fail: FailPoint,
-    count_bound: CountBound,
+    bounds: ListBounds,
 }
 
 /// How long a connection may sit idle inside a transaction before PostgreSQL ends it.
@@ -114,7 +114,7 @@ impl PgStore {
             folded_since_vacuum: AtomicU64::new(0),
             waits: PoolWaits::default(),
             fail: FailPoint::default(),
-            count_bound: CountBound::default(),
+            bounds: ListBounds::default(),
         })
     }
 

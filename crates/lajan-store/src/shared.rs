@@ -108,22 +108,6 @@ fn push_bind_list(qb: &mut QueryBuilder<'_>, values: impl IntoIterator<Item = St
     qb.push(")");
 }
 
-/// The LIKE pattern (`%term%`, ESCAPE '\') a list's search term matches, lowercased and with the
-/// wildcard characters in the term escaped; `None` for no term or a blank one.
-fn search_pattern(search: Option<&str>) -> Option<String> {
-    let term = search.map(str::trim).filter(|s| !s.is_empty())?;
-    let mut p = String::with_capacity(term.len() + 2);
-    p.push('%');
-    for c in term.to_lowercase().chars() {
-        if matches!(c, '%' | '_' | '\\') {
-            p.push('\\');
-        }
-        p.push(c);
-    }
-    p.push('%');
-    Some(p)
-}
-
 /// `invalid_pagination`: the cursor `field` names no item of the list.
 fn not_in_list(field: &str) -> StoreError {
     StoreError::Rejected(lajan_domain::Invalid {
@@ -131,30 +115,6 @@ fn not_in_list(field: &str) -> StoreError {
         message: format!("{field} is not the id of an item in this list"),
         details: vec![lajan_domain::FieldError::new(field, "is not the id of an item in this list")],
     })
-}
-
-/// How many rows a search may take from its trigram index, each looked up and sorted, before a
-/// walk of the list's index newest first costs less: a term in more than one row in a thousand
-/// meets a page of matches within a few thousand rows of the walk.
-const INDEX_CANDIDATES: u64 = 1_000;
-
-/// How a search reaches its rows on SQLite, decided by asking its trigram index (FTS5) how many
-/// rows hold the term, up to the count bound.
-enum SearchReach {
-    /// Few enough to list from the index's candidates (then filtered by the same LIKE).
-    Index,
-    /// Too many for that: newest first through the list's index, which soon meets a page of a
-    /// common term. The total is an estimate: the rows the index holds the term in, up to the
-    /// count bound.
-    Walk { held: u64 },
-    /// No index can answer (PostgreSQL, whose planner uses its trigram indexes itself; a term
-    /// under three characters, which has no trigram): the LIKE scan.
-    Scan,
-}
-
-/// The FTS5 phrase that matches `term` as a substring in a trigram index.
-fn trigram_phrase(term: &str) -> String {
-    format!("\"{}\"", term.replace('"', "\"\""))
 }
 
 /// Where a list's total comes from.
@@ -263,18 +223,6 @@ impl ThisStore {
         from_row: fn(&DbRow) -> StoreResult<T>,
     ) -> StoreResult<Page<T>> {
         let Listing { table, alias, select, total } = listing;
-        let (total, total_is_estimate) = match total {
-            Total::Known(total) => (total, false),
-            Total::Estimate(total) => (total, true),
-            Total::Matching(from) => {
-                let bound = self.count_bound.get();
-                let mut qb = QueryBuilder::new(format!("SELECT COUNT(*) FROM (SELECT 1 FROM {from}"));
-                filter(&mut qb);
-                qb.push(format_args!(" LIMIT {}) AS matching", bound.saturating_add(1)));
-                let counted = count_of(qb.build_query_scalar().fetch_one(self.reader()).await?);
-                if counted > bound { (bound, true) } else { (counted, false) }
-            }
-        };
         let after = match &request.cursor {
             None => None,
             Some(Cursor::After(id)) => Some((self.cursor_at(tenant, table, id, "startingAfter").await?, id, true)),
@@ -304,23 +252,25 @@ impl ThisStore {
         if !newest_first {
             items.reverse();
         }
+        let (total, total_is_estimate) = match total {
+            Total::Known(total) => (total, false),
+            Total::Estimate(total) => (total, true),
+            // A numbered page holding the last match says the total itself (what a search of a
+            // few rows almost always gets): no second pass over the matches.
+            Total::Matching(_) if after.is_none() && !has_more && (!items.is_empty() || request.page <= 1) => {
+                let (_, offset) = page_params(request)?;
+                (count_of(offset) + items.len() as u64, false)
+            }
+            Total::Matching(from) => {
+                let bound = self.bounds.get();
+                let mut qb = QueryBuilder::new(format!("SELECT COUNT(*) FROM (SELECT 1 FROM {from}"));
+                filter(&mut qb);
+                qb.push(format_args!(" LIMIT {}) AS matching", bound.saturating_add(1)));
+                let counted = count_of(qb.build_query_scalar().fetch_one(self.reader()).await?);
+                if counted > bound { (bound, true) } else { (counted, false) }
+            }
+        };
         Ok(Page { items, total, total_is_estimate, has_more, request: request.clone() })
-    }
-
-    /// How a search for `term` (trimmed and lowercased) reaches its rows: on SQLite, by counting
-    /// up to the bound the rows of the trigram index `fts` (migration 0061) that hold it.
-    async fn search_reach(&self, fts: &str, term: &str) -> StoreResult<SearchReach> {
-        if Self::BACKEND != Backend::Sqlite || term.chars().count() < 3 {
-            return Ok(SearchReach::Scan);
-        }
-        let bound = self.count_bound.get();
-        let sql = format!("SELECT COUNT(*) FROM (SELECT 1 FROM {fts} WHERE {fts} MATCH $1 LIMIT {})", bound.saturating_add(1));
-        let held = count_of(query_scalar(&sql).bind(trigram_phrase(term)).fetch_one(self.reader()).await?);
-        Ok(if held <= bound.min(INDEX_CANDIDATES) {
-            SearchReach::Index
-        } else {
-            SearchReach::Walk { held: held.min(bound) }
-        })
     }
 
     /// The total the count tables keep (migration 0060) of the tenant's `list` under `scope`
@@ -410,6 +360,10 @@ impl Store for ThisStore {
     }
 
     fn bound_counts_at(&self, bound: u64) {
-        self.count_bound.set(bound);
+        self.bounds.set(bound);
+    }
+
+    fn sample_searches_at(&self, rows: u64, hits: u64) {
+        self.bounds.set_sample(rows, hits);
     }
 }

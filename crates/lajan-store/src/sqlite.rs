@@ -12,7 +12,7 @@ mod statements;
 pub use engine::GroupCommit;
 
 use crate::operations::{PoolUse, PoolWaits};
-use crate::{Backend, CountBound, FailPoint, StoreError, StoreResult};
+use crate::{Backend, FailPoint, ListBounds, StoreError, StoreResult};
 use engine::{ReadPool, WriteEngine};
 use sqlx::migrate::Migrator;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
@@ -61,7 +61,7 @@ pub struct SqliteStore {
     /// Write units that queued for the one writer.
     waits: PoolWaits,
     fail: FailPoint,
-    count_bound: CountBound,
+    bounds: ListBounds,
 }
 
 impl SqliteStore {
@@ -90,7 +90,7 @@ impl SqliteStore {
             write,
             waits: PoolWaits::default(),
             fail: FailPoint::default(),
-            count_bound: CountBound::default(),
+            bounds: ListBounds::default(),
         })
     }
 

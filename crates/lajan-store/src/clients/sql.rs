@@ -180,47 +180,52 @@ impl ClientStore for ThisStore {
         let search = search_pattern(q.search.as_deref());
         let search = search.as_deref();
         let term = q.search.as_deref().map(|s| s.trim().to_lowercase()).unwrap_or_default();
-        // Candidates from the trigram index are looked up by primary key: named, since without
-        // statistics the planner would rather walk the tenant's list probing each row.
+        // On SQLite, candidates from the trigram index are looked up by primary key: named, since
+        // without statistics the planner would rather walk the tenant's list probing each row.
         macro_rules! by_key {
             () => {
                 "clients c INDEXED BY sqlite_autoindex_clients_1"
             };
         }
-        let (mut select, mut by_index) = (concat!("SELECT ", client_columns!(), " FROM clients c"), None);
+        let scope = client_scope(tenant);
+        let (mut select, mut by_index) = (concat!("SELECT ", client_columns!(), " FROM clients c"), false);
+        let listed = self.list_count(tenant, "clients", "", None).await?;
         let total = match search {
-            None => self.list_count(tenant, "clients", "", None).await?,
-            Some(_) => match self.search_reach("clients_search", &term).await? {
-                SearchReach::Index => {
-                    select = concat!("SELECT ", client_columns!(), " FROM ", by_key!());
-                    by_index = Some(trigram_phrase(&term));
-                    Total::Matching(by_key!())
+            None => listed,
+            Some(pattern) => {
+                let matches = client_matches(pattern);
+                let size = if let Total::Known(n) = listed { n } else { 0 };
+                let list = Searched { from: "clients c", alias: "c", scope: &scope, matches: &matches, size };
+                match self.search_reach("clients_search", &term, list).await? {
+                    SearchReach::Index => {
+                        by_index = true;
+                        if Self::BACKEND == Backend::Sqlite {
+                            select = concat!("SELECT ", client_columns!(), " FROM ", by_key!());
+                            Total::Matching(by_key!())
+                        } else {
+                            Total::Matching("clients c")
+                        }
+                    }
+                    SearchReach::Walk { estimate } => Total::Estimate(estimate),
+                    SearchReach::Scan => Total::Matching("clients c"),
                 }
-                SearchReach::Walk { held } => Total::Estimate(held),
-                SearchReach::Scan => Total::Matching("clients c"),
-            },
+            }
         };
         let listing = Listing { table: "clients", alias: "c", select, total };
+        let phrase = trigram_phrase(&term);
         self.list_page(
             tenant,
             &q.page,
             listing,
             move |qb| {
-                push_tenant_filters(qb, "c", tenant, &[]);
-                qb.push(" AND c.archived_at IS NULL");
-                if let Some(phrase) = &by_index {
-                    qb.push(
-                        " AND c.id IN (SELECT k.client_id FROM clients_search s
-                          JOIN client_search_keys k ON k.key = s.rowid WHERE clients_search MATCH ",
-                    );
-                    qb.push_bind(phrase.clone()).push(")");
+                scope(qb);
+                if let (true, Some(pattern)) = (by_index, search) {
+                    qb.push(" AND c.id IN");
+                    push_client_candidates(qb, tenant, pattern, &phrase);
                 }
                 if let Some(pattern) = search {
-                    qb.push(" AND (LOWER(c.first_name || ' ' || c.last_name) LIKE ").push_bind(pattern);
-                    qb.push(" ESCAPE '\\' OR LOWER(COALESCE(c.email, '')) LIKE ").push_bind(pattern);
-                    qb.push(" ESCAPE '\\' OR COALESCE(c.phone_number, '') LIKE ").push_bind(pattern);
-                    qb.push(" ESCAPE '\\' OR LOWER(COALESCE(c.wallet_account_id, '')) LIKE ").push_bind(pattern);
-                    qb.push(" ESCAPE '\\')");
+                    qb.push(" AND ");
+                    push_client_matches(qb, "c", pattern);
                 }
             },
             client_from_row,
@@ -328,4 +333,49 @@ async fn insert_client(tx: &mut Tx, tenant: &Tenant, c: &Client, event: &NewEven
     .execute(&mut **tx)
     .await?;
     insert_event(tx, tenant, c.created_at, event).await
+}
+
+/// The tenant's clients not archived (` WHERE ...`, alias `c`): the clients list without its search.
+fn client_scope<'a>(tenant: &'a Tenant) -> impl Fn(&mut QueryBuilder<'a>) + Sync + Copy + 'a {
+    move |qb| {
+        push_tenant_filters(qb, "c", tenant, &[]);
+        qb.push(" AND c.archived_at IS NULL");
+    }
+}
+
+/// Whether the client `alias` matches a search's LIKE `pattern`: its name (first and last, with
+/// the space between), email, phone number or wallet, case-insensitively.
+fn push_client_matches<'a>(qb: &mut QueryBuilder<'a>, alias: &str, pattern: &'a str) {
+    qb.push(format_args!("(LOWER({alias}.first_name || ' ' || {alias}.last_name) LIKE ")).push_bind(pattern);
+    qb.push(format_args!(" ESCAPE '\\' OR LOWER(COALESCE({alias}.email, '')) LIKE ")).push_bind(pattern);
+    qb.push(format_args!(" ESCAPE '\\' OR COALESCE({alias}.phone_number, '') LIKE ")).push_bind(pattern);
+    qb.push(format_args!(" ESCAPE '\\' OR LOWER(COALESCE({alias}.wallet_account_id, '')) LIKE ")).push_bind(pattern);
+    qb.push(" ESCAPE '\\')");
+}
+
+/// [`push_client_matches`] of the clients list, as a search's test.
+fn client_matches<'a>(pattern: &'a str) -> impl Fn(&mut QueryBuilder<'a>) + Sync + 'a {
+    move |qb| push_client_matches(qb, "c", pattern)
+}
+
+/// ` (SELECT id ...)`: the ids of the clients (archived ones too) whose trigram index entry holds
+/// a search's term, a superset of those it matches (the index does not see where one field ends).
+/// SQLite asks its FTS5 table with the term's `phrase` (migration 0061); PostgreSQL its GIN index
+/// on the fields joined (migration 0062), whose expression this repeats character for character.
+fn push_client_candidates<'a>(qb: &mut QueryBuilder<'a>, tenant: &'a Tenant, pattern: &'a str, phrase: &str) {
+    if ThisStore::BACKEND == Backend::Sqlite {
+        qb.push(
+            " (SELECT k.client_id FROM clients_search s
+               JOIN client_search_keys k ON k.key = s.rowid WHERE clients_search MATCH ",
+        );
+        qb.push_bind(phrase.to_owned()).push(")");
+    } else {
+        qb.push(" (SELECT s.id FROM clients s WHERE s.org_id = ").push_bind(&tenant.org_id);
+        qb.push(" AND s.env = ").push_bind(tenant.env.as_str());
+        qb.push(
+            " AND LOWER(s.first_name || ' ' || s.last_name || E'\\n' || COALESCE(s.email, '') || E'\\n'
+                 || COALESCE(s.phone_number, '') || E'\\n' || COALESCE(s.wallet_account_id, '')) LIKE ",
+        );
+        qb.push_bind(pattern).push(" ESCAPE '\\')");
+    }
 }

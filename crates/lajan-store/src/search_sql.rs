@@ -1,0 +1,99 @@
+// How a list's `search` reaches its rows through a trigram index, for both backends (#52): the
+// LIKE pattern every search applies, and the choice between the index's candidates and a walk of
+// the list newest first. Included after `shared.rs`; docs/lists.md tells the rules.
+
+/// The LIKE pattern (`%term%`, ESCAPE '\') a list's search term matches, lowercased and with the
+/// wildcard characters in the term escaped; `None` for no term or a blank one.
+fn search_pattern(search: Option<&str>) -> Option<String> {
+    let term = search.map(str::trim).filter(|s| !s.is_empty())?;
+    let mut p = String::with_capacity(term.len() + 2);
+    p.push('%');
+    for c in term.to_lowercase().chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            p.push('\\');
+        }
+        p.push(c);
+    }
+    p.push('%');
+    Some(p)
+}
+
+/// How many rows a search may take from its trigram index, each looked up and sorted, before a
+/// walk of the list's index newest first costs less: a term in more than one row in a thousand
+/// meets a page of matches within a few thousand rows of the walk.
+const INDEX_CANDIDATES: u64 = 1_000;
+
+/// How a search reaches its rows.
+enum SearchReach {
+    /// Through the trigram index's candidates, then filtered by the same LIKE: the term is rare.
+    Index,
+    /// Newest first through the list's index, which soon meets a page of a common term. The
+    /// total is an estimate (at most the count bound): on SQLite, the rows the trigram index
+    /// holds the term in; on PostgreSQL, the share of the sampled rows that matched, of the list.
+    Walk { estimate: u64 },
+    /// No index can answer (a term under three characters has no trigram, so it matches much and
+    /// its walk ends soon) or none is needed (a list small enough to sample whole): the LIKE scan.
+    Scan,
+}
+
+/// A list's search, as [`ThisStore::search_reach`] judges it: the rows it searches and the test
+/// one must pass.
+struct Searched<'q, 'a> {
+    /// The list's `FROM` (its table and aliases, joins the test needs).
+    from: &'static str,
+    /// The alias of the listed table in `from`.
+    alias: &'static str,
+    /// The tenant's list (` WHERE ...`), without the search.
+    scope: &'q (dyn Fn(&mut QueryBuilder<'a>) + Sync),
+    /// The search's test of a row: a boolean expression (the LIKEs).
+    matches: &'q (dyn Fn(&mut QueryBuilder<'a>) + Sync),
+    /// How many rows the list holds (from the count tables), to extrapolate a sample from.
+    size: u64,
+}
+
+/// The FTS5 phrase that matches `term` as a substring in a trigram index.
+fn trigram_phrase(term: &str) -> String {
+    format!("\"{}\"", term.replace('"', "\"\""))
+}
+
+impl ThisStore {
+    /// How a search for `term` (trimmed and lowercased) reaches its rows. SQLite counts, up to
+    /// the bound, the rows of the FTS5 index `fts` that hold the term (a posting-list count).
+    /// PostgreSQL's GIN index cannot stop early (it reads every posting of the term's trigrams
+    /// into a bitmap), so it reads the list's newest rows instead: a term common there is walked.
+    async fn search_reach<'a>(&self, fts: &str, term: &str, list: Searched<'_, 'a>) -> StoreResult<SearchReach> {
+        if term.chars().count() < 3 {
+            return Ok(SearchReach::Scan);
+        }
+        let bound = self.bounds.get();
+        if Self::BACKEND == Backend::Sqlite {
+            let sql =
+                format!("SELECT COUNT(*) FROM (SELECT 1 FROM {fts} WHERE {fts} MATCH $1 LIMIT {})", bound.saturating_add(1));
+            let held = count_of(query_scalar(&sql).bind(trigram_phrase(term)).fetch_one(self.reader()).await?);
+            return Ok(if held <= bound.min(INDEX_CANDIDATES) {
+                SearchReach::Index
+            } else {
+                SearchReach::Walk { estimate: held.min(bound) }
+            });
+        }
+        let Searched { from, alias, scope, matches, size } = list;
+        let (sample, common) = self.bounds.sample();
+        let mut qb = QueryBuilder::new(
+            "SELECT COUNT(*) AS sampled, CAST(COALESCE(SUM(CASE WHEN hit THEN 1 ELSE 0 END), 0) AS BIGINT) AS hits FROM (SELECT ",
+        );
+        matches(&mut qb);
+        qb.push(format_args!(" AS hit FROM {from}"));
+        scope(&mut qb);
+        qb.push(format_args!(" ORDER BY {alias}.created_at DESC, {alias}.id DESC LIMIT {sample}) AS sample"));
+        let row = qb.build().fetch_one(self.reader()).await?;
+        let (read, hits) = (count_of(row.try_get("sampled")?), count_of(row.try_get("hits")?));
+        Ok(if read < sample {
+            SearchReach::Scan
+        } else if hits >= common {
+            let estimate = u128::from(hits) * u128::from(size.max(read)) / u128::from(read.max(1));
+            SearchReach::Walk { estimate: u64::try_from(estimate).unwrap_or(u64::MAX).min(bound) }
+        } else {
+            SearchReach::Index
+        })
+    }
+}
