@@ -51,22 +51,95 @@ struct Searched<'q, 'a> {
     size: u64,
 }
 
+/// The trigram index of one searched table (migrations 0061 to 0063).
+struct TrigramIndex {
+    /// The searched table.
+    table: &'static str,
+    /// SQLite: the FTS5 table, its key table and the key table's column naming the row.
+    fts: &'static str,
+    keys: &'static str,
+    row_id: &'static str,
+    /// PostgreSQL: the GIN index's expression over the table aliased `x`, character for
+    /// character, so the planner matches it.
+    text: &'static str,
+}
+
+const CLIENT_TEXT: TrigramIndex = TrigramIndex {
+    table: "clients",
+    fts: "clients_search",
+    keys: "client_search_keys",
+    row_id: "client_id",
+    text: "LOWER(x.first_name || ' ' || x.last_name || E'\\n' || COALESCE(x.email, '') || E'\\n'
+           || COALESCE(x.phone_number, '') || E'\\n' || COALESCE(x.wallet_account_id, ''))",
+};
+
+const INVOICE_NUMBER: TrigramIndex = TrigramIndex {
+    table: "invoices",
+    fts: "invoices_search",
+    keys: "invoice_search_keys",
+    row_id: "invoice_id",
+    text: "LOWER(x.number)",
+};
+
+const PAYOUT_WALLET: TrigramIndex = TrigramIndex {
+    table: "payouts",
+    fts: "payouts_search",
+    keys: "payout_search_keys",
+    row_id: "payout_id",
+    text: "LOWER(x.wallet_account_id)",
+};
+
+/// `SELECT id ...`: the ids of the rows of `index`'s table whose indexed text holds a search's
+/// term (`pattern` as LIKE, `phrase` as FTS5), a superset of those the search's LIKEs match:
+/// the index folds case for every letter and does not see where one field ends.
+fn push_candidates<'a>(qb: &mut QueryBuilder<'a>, tenant: &'a Tenant, index: &TrigramIndex, pattern: &'a str, phrase: &str) {
+    let TrigramIndex { table, fts, keys, row_id, text } = index;
+    if ThisStore::BACKEND == Backend::Sqlite {
+        qb.push(format_args!("SELECT k.{row_id} FROM {fts} s JOIN {keys} k ON k.key = s.rowid WHERE {fts} MATCH "));
+        qb.push_bind(phrase.to_owned());
+    } else {
+        qb.push(format_args!("SELECT x.id FROM {table} x WHERE x.org_id = ")).push_bind(&tenant.org_id);
+        qb.push(" AND x.env = ").push_bind(tenant.env.as_str());
+        qb.push(format_args!(" AND {text} LIKE ")).push_bind(pattern).push(" ESCAPE '\\'");
+    }
+}
+
+/// ` AND {alias}.id IN (...)`: the rows of `table` (invoices, payouts) whose own text (`own`)
+/// holds the term, or whose client's does.
+fn push_candidates_by_client<'a>(
+    qb: &mut QueryBuilder<'a>,
+    tenant: &'a Tenant,
+    alias: &str,
+    own: &TrigramIndex,
+    pattern: &'a str,
+    phrase: &str,
+) {
+    qb.push(format_args!(" AND {alias}.id IN (SELECT y.id FROM {} y WHERE y.org_id = ", own.table));
+    qb.push_bind(&tenant.org_id).push(" AND y.env = ").push_bind(tenant.env.as_str());
+    qb.push(" AND y.client_id IN (");
+    push_candidates(qb, tenant, &CLIENT_TEXT, pattern, phrase);
+    qb.push(") UNION ALL ");
+    push_candidates(qb, tenant, own, pattern, phrase);
+    qb.push(")");
+}
+
 /// The FTS5 phrase that matches `term` as a substring in a trigram index.
 fn trigram_phrase(term: &str) -> String {
     format!("\"{}\"", term.replace('"', "\"\""))
 }
 
 impl ThisStore {
-    /// How a search for `term` (trimmed and lowercased) reaches its rows. SQLite counts, up to
-    /// the bound, the rows of the FTS5 index `fts` that hold the term (a posting-list count).
-    /// PostgreSQL's GIN index cannot stop early (it reads every posting of the term's trigrams
-    /// into a bitmap), so it reads the list's newest rows instead: a term common there is walked.
-    async fn search_reach<'a>(&self, fts: &str, term: &str, list: Searched<'_, 'a>) -> StoreResult<SearchReach> {
+    /// How a search for `term` (trimmed and lowercased) reaches its rows. When the list is one
+    /// FTS5 table's (clients), SQLite counts, up to the bound, the rows that hold the term there
+    /// (a posting-list count). Otherwise, and always on PostgreSQL, whose GIN index cannot stop
+    /// early (it reads every posting of the term's trigrams into a bitmap), the list's newest rows
+    /// are read through the search's test: a term common there is walked.
+    async fn search_reach<'a>(&self, fts: Option<&str>, term: &str, list: Searched<'_, 'a>) -> StoreResult<SearchReach> {
         if term.chars().count() < 3 {
             return Ok(SearchReach::Scan);
         }
         let bound = self.bounds.get();
-        if Self::BACKEND == Backend::Sqlite {
+        if let (Backend::Sqlite, Some(fts)) = (Self::BACKEND, fts) {
             let sql =
                 format!("SELECT COUNT(*) FROM (SELECT 1 FROM {fts} WHERE {fts} MATCH $1 LIMIT {})", bound.saturating_add(1));
             let held = count_of(query_scalar(&sql).bind(trigram_phrase(term)).fetch_one(self.reader()).await?);

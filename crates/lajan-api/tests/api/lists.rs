@@ -255,3 +255,56 @@ api_test!(a_search_through_the_trigram_index_finds_what_the_scan_found, |app| {
         assert_eq!(first_names(&by_index), first_names(&by_scan), "search {term:?}");
     }
 });
+
+api_test!(invoice_and_payout_searches_through_the_trigram_indexes_find_what_the_scan_found, |app| {
+    let marie = app.client("Marie", "Jean-Baptiste").await;
+    let elise = app.client("Élise", "Désir").await;
+    let paul = app.client("Paul", "O\"Neil_50%").await;
+    let mut invoices = Vec::new();
+    for client in [&marie, &elise, &paul, &marie] {
+        invoices.push(
+            app.invoice(client["id"].as_str().unwrap(), json!({})).await["invoiceNumber"].as_str().unwrap().to_owned(),
+        );
+    }
+    let other = lajan_ledger::sandbox::magic::address(lajan_ledger::sandbox::magic::LABELS[0].0);
+    for body in [
+        json!({ "clientId": marie["id"], "assetAmount": 1, "assetCode": "USDC" }),
+        json!({ "clientId": paul["id"], "assetAmount": 2, "assetCode": "USDC" }),
+        json!({ "walletAccountId": other, "assetAmount": 3, "assetCode": "USDC" }),
+    ] {
+        assert_eq!(app.post("/v1/payouts", &body).await.status(), 201, "{body}");
+    }
+    // An archived client's invoices and payouts are still found by the client's name.
+    assert_eq!(app.delete(&format!("/v1/clients/{}", elise["id"].as_str().unwrap())).await.status(), 200);
+
+    let names = |list: &Value, field: &str| -> Vec<String> {
+        list["data"].as_array().unwrap().iter().map(|item| item[field].to_string()).collect()
+    };
+    let number = invoices[1].to_lowercase();
+    let invoice_cases: Vec<(&str, usize)> =
+        vec![("jean-bap", 2), ("désir", 1), ("o\"neil_50%", 1), (&number, 1), ("inv-", 4), ("nobody", 0), ("li", 1)];
+    let wallet = other[20..32].to_owned();
+    let payout_cases: Vec<(&str, usize)> =
+        vec![("jean-bap", 1), ("neil_", 1), (&WALLET[..12], 2), (&wallet, 1), ("nobody", 0), ("pa", 1)];
+    for (area, field, cases) in [("invoices", "invoiceNumber", &invoice_cases), ("payouts", "id", &payout_cases)] {
+        for (term, expected) in cases {
+            let path = format!("/v1/{area}?limit=100&search={}", encoded(term));
+            // Through the indexes (SQLite's FTS5 tables and PostgreSQL's GIN indexes: the
+            // newest row is sampled and the term is rare unless it holds twice), then walked as
+            // a common term, then scanned as the small list it is: the same rows each way.
+            app.store().sample_searches_at(1, 2);
+            let by_index = list(app, &path).await;
+            app.store().sample_searches_at(1, 0);
+            let walked = list(app, &path).await;
+            app.store().sample_searches_at(10_000, 1);
+            let scanned = list(app, &path).await;
+            assert_eq!(names(&by_index, field).len(), *expected, "{area} search {term:?}");
+            assert_eq!(by_index["pagination"]["total"], *expected, "{area} search {term:?}");
+            assert_eq!(names(&by_index, field), names(&scanned, field), "{area} search {term:?}");
+            assert_eq!(names(&walked, field), names(&scanned, field), "{area} search {term:?}");
+            if area == "payouts" {
+                assert_eq!(by_index["counts"], scanned["counts"], "{area} search {term:?}");
+            }
+        }
+    }
+});

@@ -196,7 +196,7 @@ impl ClientStore for ThisStore {
                 let matches = client_matches(pattern);
                 let size = if let Total::Known(n) = listed { n } else { 0 };
                 let list = Searched { from: "clients c", alias: "c", scope: &scope, matches: &matches, size };
-                match self.search_reach("clients_search", &term, list).await? {
+                match self.search_reach(Some(CLIENT_TEXT.fts), &term, list).await? {
                     SearchReach::Index => {
                         by_index = true;
                         if Self::BACKEND == Backend::Sqlite {
@@ -220,8 +220,9 @@ impl ClientStore for ThisStore {
             move |qb| {
                 scope(qb);
                 if let (true, Some(pattern)) = (by_index, search) {
-                    qb.push(" AND c.id IN");
-                    push_client_candidates(qb, tenant, pattern, &phrase);
+                    qb.push(" AND c.id IN (");
+                    push_candidates(qb, tenant, &CLIENT_TEXT, pattern, &phrase);
+                    qb.push(")");
                 }
                 if let Some(pattern) = search {
                     qb.push(" AND ");
@@ -356,26 +357,4 @@ fn push_client_matches<'a>(qb: &mut QueryBuilder<'a>, alias: &str, pattern: &'a 
 /// [`push_client_matches`] of the clients list, as a search's test.
 fn client_matches<'a>(pattern: &'a str) -> impl Fn(&mut QueryBuilder<'a>) + Sync + 'a {
     move |qb| push_client_matches(qb, "c", pattern)
-}
-
-/// ` (SELECT id ...)`: the ids of the clients (archived ones too) whose trigram index entry holds
-/// a search's term, a superset of those it matches (the index does not see where one field ends).
-/// SQLite asks its FTS5 table with the term's `phrase` (migration 0061); PostgreSQL its GIN index
-/// on the fields joined (migration 0062), whose expression this repeats character for character.
-fn push_client_candidates<'a>(qb: &mut QueryBuilder<'a>, tenant: &'a Tenant, pattern: &'a str, phrase: &str) {
-    if ThisStore::BACKEND == Backend::Sqlite {
-        qb.push(
-            " (SELECT k.client_id FROM clients_search s
-               JOIN client_search_keys k ON k.key = s.rowid WHERE clients_search MATCH ",
-        );
-        qb.push_bind(phrase.to_owned()).push(")");
-    } else {
-        qb.push(" (SELECT s.id FROM clients s WHERE s.org_id = ").push_bind(&tenant.org_id);
-        qb.push(" AND s.env = ").push_bind(tenant.env.as_str());
-        qb.push(
-            " AND LOWER(s.first_name || ' ' || s.last_name || E'\\n' || COALESCE(s.email, '') || E'\\n'
-                 || COALESCE(s.phone_number, '') || E'\\n' || COALESCE(s.wallet_account_id, '')) LIKE ",
-        );
-        qb.push_bind(pattern).push(" ESCAPE '\\')");
-    }
 }

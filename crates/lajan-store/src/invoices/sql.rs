@@ -95,6 +95,20 @@ fn lines_from_json(text: &str) -> StoreResult<Vec<LineItem>> {
 
 macro_rules! invoice_select {
     () => {
+        concat!(invoice_columns!(), " FROM invoices i JOIN clients c ON c.id = i.client_id JOIN payment_intents p ON p.id = i.payment_intent_id")
+    };
+    // A search's candidates looked up by primary key on SQLite (see the clients list).
+    (by_key) => {
+        concat!(
+            invoice_columns!(),
+            " FROM invoices i INDEXED BY sqlite_autoindex_invoices_1 JOIN clients c ON c.id = i.client_id
+              JOIN payment_intents p ON p.id = i.payment_intent_id"
+        )
+    };
+}
+
+macro_rules! invoice_columns {
+    () => {
         concat!(
             "SELECT i.id, i.number, i.client_id, i.currency, i.status, i.due_date, i.memo, i.line_items, i.subtotal,
                     i.tax, i.total, i.payment_intent_id, i.created_at, i.updated_at, i.sent_at, i.paid_at,
@@ -102,8 +116,7 @@ macro_rules! invoice_select {
                     i.apply_credit_balance, ",
             prefixed_client_columns!(),
             ", ",
-            intent_columns!("p"),
-            " FROM invoices i JOIN clients c ON c.id = i.client_id JOIN payment_intents p ON p.id = i.payment_intent_id"
+            intent_columns!("p")
         )
     };
 }
@@ -317,33 +330,55 @@ impl InvoiceStore for ThisStore {
     async fn list_invoices(&self, tenant: &Tenant, q: &InvoiceQuery) -> StoreResult<Page<InvoiceDetail>> {
         let search = search_pattern(q.search.as_deref());
         let search = search.as_deref();
+        let term = q.search.as_deref().map(|s| s.trim().to_lowercase()).unwrap_or_default();
         let status = q.status.map(|s| s.as_str());
         let client_id = q.client_id.as_deref();
-        let total = if client_id.is_none() && search.is_none() {
-            // Kept per tenant and status by triggers (migration 0006).
-            let total: i64 = query_scalar(
-                "SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM invoice_counts
-                 WHERE org_id = $1 AND env = $2 AND ($3 IS NULL OR status = $3)",
-            )
-            .bind(&tenant.org_id)
-            .bind(tenant.env.as_str())
-            .bind(status)
-            .fetch_one(self.reader())
-            .await?;
-            Total::Known(count_of(total))
-        } else {
-            Total::Matching("invoices i JOIN clients c ON c.id = i.client_id")
+        // Kept per tenant and status by triggers (migration 0006).
+        let kept: i64 = query_scalar(
+            "SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM invoice_counts
+             WHERE org_id = $1 AND env = $2 AND ($3 IS NULL OR status = $3)",
+        )
+        .bind(&tenant.org_id)
+        .bind(tenant.env.as_str())
+        .bind(status)
+        .fetch_one(self.reader())
+        .await?;
+        let scope = invoice_scope(tenant, status, client_id);
+        let (mut select, mut by_index) = (invoice_select!(), false);
+        let with_client = "invoices i JOIN clients c ON c.id = i.client_id";
+        let total = match search {
+            None if client_id.is_none() => Total::Known(count_of(kept)),
+            None => Total::Matching(with_client),
+            Some(pattern) => {
+                let matches = invoice_matches(pattern);
+                let list = Searched { from: with_client, alias: "i", scope: &scope, matches: &matches, size: count_of(kept) };
+                match self.search_reach(None, &term, list).await? {
+                    SearchReach::Index if Self::BACKEND == Backend::Sqlite => {
+                        (select, by_index) = (invoice_select!(by_key), true);
+                        Total::Matching("invoices i INDEXED BY sqlite_autoindex_invoices_1 JOIN clients c ON c.id = i.client_id")
+                    }
+                    SearchReach::Index => {
+                        by_index = true;
+                        Total::Matching(with_client)
+                    }
+                    SearchReach::Walk { estimate } => Total::Estimate(estimate),
+                    SearchReach::Scan => Total::Matching(with_client),
+                }
+            }
         };
+        let phrase = trigram_phrase(&term);
         self.list_page(
             tenant,
             &q.page,
-            Listing { table: "invoices", alias: "i", select: invoice_select!(), total },
+            Listing { table: "invoices", alias: "i", select, total },
             move |qb| {
-                push_tenant_filters(qb, "i", tenant, &[("status", status), ("client_id", client_id)]);
+                scope(qb);
                 if let Some(pattern) = search {
-                    qb.push(" AND (LOWER(i.number) LIKE ").push_bind(pattern);
-                    qb.push(" ESCAPE '\\' OR LOWER(c.first_name || ' ' || c.last_name) LIKE ").push_bind(pattern);
-                    qb.push(" ESCAPE '\\')");
+                    if by_index {
+                        push_candidates_by_client(qb, tenant, "i", &INVOICE_NUMBER, pattern, &phrase);
+                    }
+                    qb.push(" AND ");
+                    invoice_matches(pattern)(qb);
                 }
             },
             invoice_from_row,
@@ -511,5 +546,24 @@ impl InvoiceStore for ThisStore {
                 Ok((tenant, row.try_get("id")?, due, row.try_get("timezone")?))
             })
             .collect()
+    }
+}
+
+/// The tenant's invoices under the list's filters (` WHERE ...`, alias `i`), without the search.
+fn invoice_scope<'a>(
+    tenant: &'a Tenant,
+    status: Option<&'a str>,
+    client_id: Option<&'a str>,
+) -> impl Fn(&mut QueryBuilder<'a>) + Sync + Copy + 'a {
+    move |qb| push_tenant_filters(qb, "i", tenant, &[("status", status), ("client_id", client_id)])
+}
+
+/// Whether the invoice `i` (its client `c`) matches a search's LIKE `pattern`: its number or its
+/// client's name.
+fn invoice_matches<'a>(pattern: &'a str) -> impl Fn(&mut QueryBuilder<'a>) + Sync + Copy + 'a {
+    move |qb| {
+        qb.push("(LOWER(i.number) LIKE ").push_bind(pattern);
+        qb.push(" ESCAPE '\\' OR LOWER(c.first_name || ' ' || c.last_name) LIKE ").push_bind(pattern);
+        qb.push(" ESCAPE '\\')");
     }
 }

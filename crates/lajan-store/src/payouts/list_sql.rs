@@ -8,43 +8,54 @@ async fn list_payouts(
     tenant: &Tenant,
     q: &PayoutQuery,
 ) -> StoreResult<(Page<PayoutDetail>, PayoutCounts)> {
-    fn scope<'a>(
-        qb: &mut QueryBuilder<'a>,
-        tenant: &'a Tenant,
-        kind: Option<&'a str>,
-        pattern: Option<&'a str>,
-    ) {
-        push_tenant_filters(qb, "p", tenant, &[("type", kind)]);
-        if let Some(pattern) = pattern {
-            qb.push(" AND (LOWER(p.wallet_account_id) LIKE ").push_bind(pattern);
-            qb.push(" ESCAPE '\\' OR LOWER(COALESCE(c.first_name, '') || ' ' || COALESCE(c.last_name, '')) LIKE ");
-            qb.push_bind(pattern).push(" ESCAPE '\\')");
-        }
-    }
     let search = search_pattern(q.search.as_deref());
     let search = search.as_deref();
+    let term = q.search.as_deref().map(|s| s.trim().to_lowercase()).unwrap_or_default();
     let kind = q.payout_type.map(|t| t.as_str());
     let (approval, exec) = q.filter.map_or((None, None), PayoutFilter::statuses);
     let (approval, exec) = (approval.map(ApprovalStatus::as_str), exec.map(ExecStatus::as_str));
-    let groups = if search.is_none() {
-        // Kept per tenant, type and state by triggers (migration 0006).
-        query(
-            "SELECT approval_status, exec_status, CAST(SUM(n) AS BIGINT) AS n FROM payout_counts
-             WHERE org_id = $1 AND env = $2 AND ($3 IS NULL OR type = $3)
-             GROUP BY approval_status, exec_status",
-        )
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(kind)
-        .fetch_all(store.reader())
-        .await?
-    } else {
-        let mut qb = QueryBuilder::new(
-            "SELECT p.approval_status, p.exec_status, COUNT(*) AS n FROM payouts p LEFT JOIN clients c ON c.id = p.client_id",
-        );
-        scope(&mut qb, tenant, kind, search);
-        qb.push(" GROUP BY p.approval_status, p.exec_status");
-        qb.build().fetch_all(store.reader()).await?
+    // Kept per tenant, type and state by triggers (migration 0006).
+    let kept = query(
+        "SELECT approval_status, exec_status, CAST(SUM(n) AS BIGINT) AS n FROM payout_counts
+         WHERE org_id = $1 AND env = $2 AND ($3 IS NULL OR type = $3)
+         GROUP BY approval_status, exec_status",
+    )
+    .bind(&tenant.org_id)
+    .bind(tenant.env.as_str())
+    .bind(kind)
+    .fetch_all(store.reader())
+    .await?;
+    let scope = payout_scope(tenant, kind);
+    let (mut select, mut by_index, mut walked) = (payout_select!(), false, None);
+    let groups = match search {
+        None => kept,
+        Some(pattern) => {
+            let size = kept.iter().map(|row| row.try_get::<i64, _>("n").map(count_of)).sum::<Result<u64, _>>()?;
+            let matches = payout_matches(pattern);
+            let from = "payouts p LEFT JOIN clients c ON c.id = p.client_id";
+            let list = Searched { from, alias: "p", scope: &scope, matches: &matches, size };
+            match store.search_reach(None, &term, list).await? {
+                SearchReach::Index => {
+                    by_index = true;
+                    if ThisStore::BACKEND == Backend::Sqlite {
+                        select = payout_select!(by_key);
+                    }
+                }
+                SearchReach::Walk { estimate } => walked = Some(estimate),
+                SearchReach::Scan => {}
+            }
+            // The counts per filter beside a search are counted to the bound, like its total.
+            let mut qb = QueryBuilder::new(if by_index && ThisStore::BACKEND == Backend::Sqlite {
+                "SELECT approval_status, exec_status, COUNT(*) AS n FROM (SELECT p.approval_status, p.exec_status
+                 FROM payouts p INDEXED BY sqlite_autoindex_payouts_1 LEFT JOIN clients c ON c.id = p.client_id"
+            } else {
+                "SELECT approval_status, exec_status, COUNT(*) AS n FROM (SELECT p.approval_status, p.exec_status
+                 FROM payouts p LEFT JOIN clients c ON c.id = p.client_id"
+            });
+            push_payout_search(&mut qb, tenant, scope, by_index, pattern, &trigram_phrase(&term));
+            qb.push(format_args!(" LIMIT {}) AS matching GROUP BY approval_status, exec_status", store.bounds.get().saturating_add(1)));
+            qb.build().fetch_all(store.reader()).await?
+        }
     };
     let mut counts = PayoutCounts::default();
     for f in PayoutFilter::ALL {
@@ -62,13 +73,23 @@ async fn list_payouts(
             total += n;
         }
     }
+    let bound = store.bounds.get();
+    let total = match walked {
+        Some(estimate) => Total::Estimate(estimate),
+        None if search.is_some() && counts.all > bound => Total::Estimate(total.min(bound)),
+        None => Total::Known(total),
+    };
+    let phrase = trigram_phrase(&term);
     let page = store
         .list_page(
             tenant,
             &q.page,
-            Listing { table: "payouts", alias: "p", select: payout_select!(), total: Total::Known(total) },
+            Listing { table: "payouts", alias: "p", select, total },
             move |qb| {
-                scope(qb, tenant, kind, search);
+                match search {
+                    Some(pattern) => push_payout_search(qb, tenant, scope, by_index, pattern, &phrase),
+                    None => scope(qb),
+                }
                 if let Some(approval) = approval {
                     qb.push(" AND p.approval_status = ").push_bind(approval);
                 }
@@ -80,4 +101,37 @@ async fn list_payouts(
         )
         .await?;
     Ok((page, counts))
+}
+
+/// The tenant's payouts of the type given (` WHERE ...`, alias `p`), without the search.
+fn payout_scope<'a>(tenant: &'a Tenant, kind: Option<&'a str>) -> impl Fn(&mut QueryBuilder<'a>) + Sync + Copy + 'a {
+    move |qb| push_tenant_filters(qb, "p", tenant, &[("type", kind)])
+}
+
+/// Whether the payout `p` (its client `c`, if any) matches a search's LIKE `pattern`: its wallet
+/// or its client's name.
+fn payout_matches<'a>(pattern: &'a str) -> impl Fn(&mut QueryBuilder<'a>) + Sync + Copy + 'a {
+    move |qb| {
+        qb.push("(LOWER(p.wallet_account_id) LIKE ").push_bind(pattern);
+        qb.push(" ESCAPE '\\' OR LOWER(COALESCE(c.first_name, '') || ' ' || COALESCE(c.last_name, '')) LIKE ");
+        qb.push_bind(pattern).push(" ESCAPE '\\')");
+    }
+}
+
+/// `scope` narrowed to a search: through the trigram indexes' candidates when `by_index`, always
+/// through the search's LIKEs.
+fn push_payout_search<'a>(
+    qb: &mut QueryBuilder<'a>,
+    tenant: &'a Tenant,
+    scope: impl Fn(&mut QueryBuilder<'a>),
+    by_index: bool,
+    pattern: &'a str,
+    phrase: &str,
+) {
+    scope(qb);
+    if by_index {
+        push_candidates_by_client(qb, tenant, "p", &PAYOUT_WALLET, pattern, phrase);
+    }
+    qb.push(" AND ");
+    payout_matches(pattern)(qb);
 }

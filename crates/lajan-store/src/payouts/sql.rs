@@ -9,14 +9,23 @@ use lajan_domain::payout::{
 
 macro_rules! payout_select {
     () => {
+        concat!(payout_columns!(), " FROM payouts p LEFT JOIN clients c ON c.id = p.client_id")
+    };
+    // A search's candidates looked up by primary key on SQLite (see the clients list).
+    (by_key) => {
+        concat!(payout_columns!(), " FROM payouts p INDEXED BY sqlite_autoindex_payouts_1 LEFT JOIN clients c ON c.id = p.client_id")
+    };
+}
+
+macro_rules! payout_columns {
+    () => {
         concat!(
             "SELECT p.id, p.org_id, p.env, p.type, p.client_id, p.wallet_account_id, p.asset_amount, p.asset_code,
                     p.asset_issuer, p.memo, p.wallet_memo_type AS p_wallet_memo_type, p.wallet_memo AS p_wallet_memo,
                     p.disbursement_id, p.approval_status, p.exec_status, p.created_by_key,
                     p.created_at, p.updated_at, p.attempts_before_retry, p.approved_at, p.cancel_reason,
                     p.hold_code, p.hold_message, p.held_since, c.id AS c_id, ",
-            prefixed_client_columns!(),
-            " FROM payouts p LEFT JOIN clients c ON c.id = p.client_id"
+            prefixed_client_columns!()
         )
     };
 }
