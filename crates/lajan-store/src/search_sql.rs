@@ -27,6 +27,9 @@ const INDEX_CANDIDATES: u64 = 1_000;
 enum SearchReach {
     /// Through the trigram index's candidates, then filtered by the same LIKE: the term is rare.
     Index,
+    /// Those candidates themselves (SQLite, which named them while counting them), so the page
+    /// looks them up by key without asking the index again.
+    Found(Vec<String>),
     /// Newest first through the list's index, which soon meets a page of a common term. The
     /// total is an estimate (at most the count bound): on SQLite, the rows the trigram index
     /// holds the term in; on PostgreSQL, the share of the sampled rows that matched, of the list.
@@ -130,24 +133,30 @@ fn trigram_phrase(term: &str) -> String {
 
 impl ThisStore {
     /// How a search for `term` (trimmed and lowercased) reaches its rows. When the list is one
-    /// FTS5 table's (clients), SQLite counts, up to the bound, the rows that hold the term there
-    /// (a posting-list count). Otherwise, and always on PostgreSQL, whose GIN index cannot stop
+    /// trigram `index`'s (clients), SQLite asks its FTS5 table for the rows that hold the term
+    /// (then counts them, up to the bound, when there are too many to list). Otherwise, and always on PostgreSQL, whose GIN index cannot stop
     /// early (it reads every posting of the term's trigrams into a bitmap), the list's newest rows
     /// are read through the search's test: a term common there is walked.
-    async fn search_reach<'a>(&self, fts: Option<&str>, term: &str, list: Searched<'_, 'a>) -> StoreResult<SearchReach> {
+    async fn search_reach<'a>(&self, index: Option<&TrigramIndex>, term: &str, list: Searched<'_, 'a>) -> StoreResult<SearchReach> {
         if term.chars().count() < 3 {
             return Ok(SearchReach::Scan);
         }
         let bound = self.bounds.get();
-        if let (Backend::Sqlite, Some(fts)) = (Self::BACKEND, fts) {
+        if let (Backend::Sqlite, Some(index)) = (Self::BACKEND, index) {
+            let TrigramIndex { fts, keys, row_id, .. } = index;
+            let sql = format!(
+                "SELECT k.{row_id} FROM {fts} s JOIN {keys} k ON k.key = s.rowid WHERE {fts} MATCH $1 LIMIT {}",
+                INDEX_CANDIDATES.min(bound).saturating_add(1)
+            );
+            let phrase = trigram_phrase(term);
+            let found: Vec<String> = query_scalar(&sql).bind(&phrase).fetch_all(self.reader()).await?;
+            if found.len() as u64 <= INDEX_CANDIDATES.min(bound) {
+                return Ok(SearchReach::Found(found));
+            }
             let sql =
                 format!("SELECT COUNT(*) FROM (SELECT 1 FROM {fts} WHERE {fts} MATCH $1 LIMIT {})", bound.saturating_add(1));
-            let held = count_of(query_scalar(&sql).bind(trigram_phrase(term)).fetch_one(self.reader()).await?);
-            return Ok(if held <= bound.min(INDEX_CANDIDATES) {
-                SearchReach::Index
-            } else {
-                SearchReach::Walk { estimate: held.min(bound) }
-            });
+            let held = count_of(query_scalar(&sql).bind(&phrase).fetch_one(self.reader()).await?);
+            return Ok(SearchReach::Walk { estimate: held.min(bound) });
         }
         let Searched { from, alias, scope, matches, size } = list;
         let (sample, common) = self.bounds.sample();

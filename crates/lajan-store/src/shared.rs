@@ -108,6 +108,16 @@ fn push_bind_list(qb: &mut QueryBuilder<'_>, values: impl IntoIterator<Item = St
     qb.push(")");
 }
 
+/// ` AND {alias}.id IN (?, ...)`: only the rows `ids` names (none when it names none).
+fn push_among(qb: &mut QueryBuilder<'_>, alias: &str, ids: &[String]) {
+    if ids.is_empty() {
+        qb.push(" AND 1 = 0");
+    } else {
+        qb.push(format_args!(" AND {alias}.id IN"));
+        push_bind_list(qb, ids.iter().cloned());
+    }
+}
+
 /// `invalid_pagination`: the cursor `field` names no item of the list.
 fn not_in_list(field: &str) -> StoreError {
     StoreError::Rejected(lajan_domain::Invalid {

@@ -188,7 +188,7 @@ impl ClientStore for ThisStore {
             };
         }
         let scope = client_scope(tenant);
-        let (mut select, mut by_index) = (concat!("SELECT ", client_columns!(), " FROM clients c"), false);
+        let (mut select, mut by_index, mut found) = (concat!("SELECT ", client_columns!(), " FROM clients c"), false, None);
         let listed = self.list_count(tenant, "clients", "", None).await?;
         let total = match search {
             None => listed,
@@ -196,15 +196,15 @@ impl ClientStore for ThisStore {
                 let matches = client_matches(pattern);
                 let size = if let Total::Known(n) = listed { n } else { 0 };
                 let list = Searched { from: "clients c", alias: "c", scope: &scope, matches: &matches, size };
-                match self.search_reach(Some(CLIENT_TEXT.fts), &term, list).await? {
+                match self.search_reach(Some(&CLIENT_TEXT), &term, list).await? {
+                    SearchReach::Found(ids) => {
+                        select = concat!("SELECT ", client_columns!(), " FROM ", by_key!());
+                        found = Some(ids);
+                        Total::Matching(by_key!())
+                    }
                     SearchReach::Index => {
                         by_index = true;
-                        if Self::BACKEND == Backend::Sqlite {
-                            select = concat!("SELECT ", client_columns!(), " FROM ", by_key!());
-                            Total::Matching(by_key!())
-                        } else {
-                            Total::Matching("clients c")
-                        }
+                        Total::Matching("clients c")
                     }
                     SearchReach::Walk { estimate } => Total::Estimate(estimate),
                     SearchReach::Scan => Total::Matching("clients c"),
@@ -219,6 +219,9 @@ impl ClientStore for ThisStore {
             listing,
             move |qb| {
                 scope(qb);
+                if let Some(ids) = &found {
+                    push_among(qb, "c", ids);
+                }
                 if let (true, Some(pattern)) = (by_index, search) {
                     qb.push(" AND c.id IN (");
                     push_candidates(qb, tenant, &CLIENT_TEXT, pattern, &phrase);

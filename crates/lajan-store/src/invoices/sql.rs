@@ -353,11 +353,11 @@ impl InvoiceStore for ThisStore {
                 let matches = invoice_matches(pattern);
                 let list = Searched { from: with_client, alias: "i", scope: &scope, matches: &matches, size: count_of(kept) };
                 match self.search_reach(None, &term, list).await? {
-                    SearchReach::Index if Self::BACKEND == Backend::Sqlite => {
+                    SearchReach::Index | SearchReach::Found(_) if Self::BACKEND == Backend::Sqlite => {
                         (select, by_index) = (invoice_select!(by_key), true);
                         Total::Matching("invoices i INDEXED BY sqlite_autoindex_invoices_1 JOIN clients c ON c.id = i.client_id")
                     }
-                    SearchReach::Index => {
+                    SearchReach::Index | SearchReach::Found(_) => {
                         by_index = true;
                         Total::Matching(with_client)
                     }

@@ -35,7 +35,7 @@ async fn list_payouts(
             let from = "payouts p LEFT JOIN clients c ON c.id = p.client_id";
             let list = Searched { from, alias: "p", scope: &scope, matches: &matches, size };
             match store.search_reach(None, &term, list).await? {
-                SearchReach::Index => {
+                SearchReach::Index | SearchReach::Found(_) => {
                     by_index = true;
                     if ThisStore::BACKEND == Backend::Sqlite {
                         select = payout_select!(by_key);
