@@ -26,6 +26,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use utoipa_swagger_ui::SwaggerUi;
 
@@ -101,6 +102,8 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))
         .route("/robots.txt", get(robots))
+        .route("/favicon.svg", get(lajan_console::favicon))
+        .route("/favicon.ico", get(lajan_console::favicon))
         .merge(routes::pay::routes())
         .merge(routes::callbacks::routes())
         .merge(routes::register::routes())
@@ -126,6 +129,9 @@ pub fn router(state: AppState) -> Router {
         }))
         // No answer is to be read as another type than it says (an error's JSON as HTML, say).
         .layer(fixed(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        // Pages and JSON travel gzipped to whoever accepts it (a console page shrinks about
+        // fivefold on a phone's connection); tiny answers and images are left as they are.
+        .layer(CompressionLayer::new())
         // Outermost: its id, log line and metrics cover every answer, a handler's panic included.
         .layer(from_fn_with_state(state.clone(), observe::observe))
         .with_state(state)

@@ -7,6 +7,7 @@
 mod actors;
 mod approvals;
 mod assets;
+pub use assets::favicon;
 mod audit;
 mod disbursements;
 mod domain_text;

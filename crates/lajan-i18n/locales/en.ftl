@@ -793,3 +793,8 @@ add-installment = Add an instalment
 installments-hint = Due in parts? One row per instalment; they must add up to the total, and the due date is the last one's (leave it empty).
 installment-due = Instalment { $line }, due date
 installment-amount = Instalment { $line }, amount
+
+## Descriptions of the public pages, for search results and link previews
+meta-pay = Pay what you owe securely with Lajan, in Stellar assets.
+meta-register = Register your Stellar wallet to receive payouts through Lajan.
+meta-sign-in = Sign in to the Lajan console to invoice clients and pay them out.

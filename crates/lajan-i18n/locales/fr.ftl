@@ -796,3 +796,8 @@ add-installment = Ajouter une échéance
 installments-hint = Payable en plusieurs fois ? Une ligne par échéance ; leur somme doit égaler le total, et la date d’échéance de la facture est celle de la dernière (laissez-la vide).
 installment-due = Échéance { $line }, date
 installment-amount = Échéance { $line }, montant
+
+## Descriptions of the public pages, for search results and link previews
+meta-pay = Réglez ce que vous devez en toute sécurité avec Lajan, en actifs Stellar.
+meta-register = Enregistrez votre portefeuille Stellar pour recevoir des versements par Lajan.
+meta-sign-in = Connectez-vous à la console Lajan pour facturer vos clients et leur verser des fonds.

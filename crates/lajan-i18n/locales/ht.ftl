@@ -790,3 +790,8 @@ add-installment = Ajoute yon tranch
 installments-hint = Peye an plizyè fwa? Yon liy pou chak tranch; total yo dwe egal total fakti a, epi dat limit la se dat dènye tranch lan (kite l vid).
 installment-due = Tranch { $line }, dat limit
 installment-amount = Tranch { $line }, montan
+
+## Descriptions of the public pages, for search results and link previews
+meta-pay = Peye sa ou dwe an sekirite ak Lajan, an aktif Stellar.
+meta-register = Anrejistre bous Stellar ou pou resevwa vèsman nan Lajan.
+meta-sign-in = Konekte nan konsòl Lajan pou fè fakti pou kliyan yo epi voye lajan ba yo.

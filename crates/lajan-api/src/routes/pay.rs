@@ -48,10 +48,10 @@ pub fn routes() -> Router<AppState> {
 }
 
 /// The page's policy: nothing but its own inline style and script (by this answer's nonce),
-/// images from `data:` only, forms posting back to Lajan, never framed.
+/// images from `data:` and its icon from Lajan only, forms posting back to Lajan, never framed.
 pub(crate) fn page_policy(nonce: &str) -> String {
     format!(
-        "default-src 'none'; style-src 'nonce-{nonce}'; script-src 'nonce-{nonce}'; img-src data:; \
+        "default-src 'none'; style-src 'nonce-{nonce}'; script-src 'nonce-{nonce}'; img-src data: 'self'; \
          form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
     )
 }

@@ -178,6 +178,44 @@ api_test!(robots_keep_out_of_the_console_and_the_payment_pages, |app| {
     assert_eq!(lines, ["User-agent: *", "Disallow: /console", "Disallow: /pay"], "{text}");
 });
 
+api_test!(answers_travel_gzipped_and_every_page_names_its_icon_and_says_what_it_is, |app| {
+    for path in ["/favicon.ico", "/favicon.svg"] {
+        let r = app.http.get(app.url(path)).send().await.unwrap();
+        assert_eq!(r.status(), 200, "{path}");
+        assert_eq!(r.headers()["content-type"], "image/svg+xml", "{path}");
+        assert!(r.text().await.unwrap().starts_with("<svg"), "{path}");
+    }
+    let client = app.reachable_client().await;
+    let invoice = app.invoice(client["id"].as_str().unwrap(), json!({})).await;
+    let pay = invoice["paymentLink"]["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    for (path, description) in [
+        (format!("/pay/{pay}"), "Pay what you owe"),
+        (format!("/pay/{pay}?lang=fr"), "Réglez ce que vous devez"),
+        (format!("/pay/{pay}?lang=ht"), "Peye sa ou dwe"),
+        ("/console/sign-in".to_owned(), "Sign in to the Lajan console"),
+    ] {
+        let html = app.http.get(app.url(&path)).send().await.unwrap().text().await.unwrap();
+        assert!(html.contains(r#"<link rel="icon" href="/favicon.svg" type="image/svg+xml">"#), "{path}");
+        assert!(html.contains(&format!(r#"<meta name="description" content="{description}"#)), "{path}: {html}");
+    }
+
+    // What the client accepts gzipped comes gzipped, and decodes to what it would have read.
+    let plain: Value = app.get("/v1/clients").await.json().await.unwrap();
+    let r = app.req(reqwest::Method::GET, "/v1/clients").header("accept-encoding", "gzip").send().await.unwrap();
+    assert_eq!(r.headers()["content-encoding"], "gzip");
+    let bytes = r.bytes().await.unwrap();
+    let mut json = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut json).unwrap();
+    assert_eq!(serde_json::from_str::<Value>(&json).unwrap(), plain);
+    let r = app.http.get(app.url("/console/sign-in")).header("accept-encoding", "gzip").send().await.unwrap();
+    assert_eq!(r.headers()["content-encoding"], "gzip");
+    let bytes = r.bytes().await.unwrap();
+    let mut html = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut html).unwrap();
+    assert!(html.starts_with("<!doctype html>"), "{html}");
+    assert!(html.len() > bytes.len(), "{} bytes gzipped from {}", bytes.len(), html.len());
+});
+
 api_test!(pages_and_answers_carry_headers_that_keep_them_to_themselves, |app| {
     let client = app.reachable_client().await;
     let invoice = app.invoice(client["id"].as_str().unwrap(), json!({})).await;
