@@ -229,7 +229,7 @@ impl ClientStore for ThisStore {
                 }
                 if let Some(pattern) = search {
                     qb.push(" AND ");
-                    push_client_matches(qb, "c", pattern);
+                    client_matches(pattern)(qb);
                 }
             },
             client_from_row,
@@ -347,17 +347,14 @@ fn client_scope<'a>(tenant: &'a Tenant) -> impl Fn(&mut QueryBuilder<'a>) + Sync
     }
 }
 
-/// Whether the client `alias` matches a search's LIKE `pattern`: its name (first and last, with
-/// the space between), email, phone number or wallet, case-insensitively.
-fn push_client_matches<'a>(qb: &mut QueryBuilder<'a>, alias: &str, pattern: &'a str) {
-    qb.push(format_args!("(LOWER({alias}.first_name || ' ' || {alias}.last_name) LIKE ")).push_bind(pattern);
-    qb.push(format_args!(" ESCAPE '\\' OR LOWER(COALESCE({alias}.email, '')) LIKE ")).push_bind(pattern);
-    qb.push(format_args!(" ESCAPE '\\' OR COALESCE({alias}.phone_number, '') LIKE ")).push_bind(pattern);
-    qb.push(format_args!(" ESCAPE '\\' OR LOWER(COALESCE({alias}.wallet_account_id, '')) LIKE ")).push_bind(pattern);
-    qb.push(" ESCAPE '\\')");
-}
-
-/// [`push_client_matches`] of the clients list, as a search's test.
-fn client_matches<'a>(pattern: &'a str) -> impl Fn(&mut QueryBuilder<'a>) + Sync + 'a {
-    move |qb| push_client_matches(qb, "c", pattern)
+/// Whether the client `c` matches a search's LIKE `pattern`: its name (first and last, with the
+/// space between), email, phone number or wallet, case-insensitively.
+fn client_matches<'a>(pattern: &'a str) -> impl Fn(&mut QueryBuilder<'a>) + Sync + Copy + 'a {
+    move |qb| {
+        qb.push("(LOWER(c.first_name || ' ' || c.last_name) LIKE ").push_bind(pattern);
+        qb.push(" ESCAPE '\\' OR LOWER(COALESCE(c.email, '')) LIKE ").push_bind(pattern);
+        qb.push(" ESCAPE '\\' OR COALESCE(c.phone_number, '') LIKE ").push_bind(pattern);
+        qb.push(" ESCAPE '\\' OR LOWER(COALESCE(c.wallet_account_id, '')) LIKE ").push_bind(pattern);
+        qb.push(" ESCAPE '\\')");
+    }
 }
