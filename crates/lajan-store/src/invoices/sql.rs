@@ -333,16 +333,21 @@ impl InvoiceStore for ThisStore {
         let term = q.search.as_deref().map(|s| s.trim().to_lowercase()).unwrap_or_default();
         let status = q.status.map(|s| s.as_str());
         let client_id = q.client_id.as_deref();
-        // Kept per tenant and status by triggers (migration 0006).
-        let kept: i64 = query_scalar(
-            "SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM invoice_counts
-             WHERE org_id = $1 AND env = $2 AND ($3 IS NULL OR status = $3)",
-        )
-        .bind(&tenant.org_id)
-        .bind(tenant.env.as_str())
-        .bind(status)
-        .fetch_one(self.reader())
-        .await?;
+        // Kept per tenant and status by triggers (migration 0006): the total, or the size a
+        // search's sample is scaled to; a filter by client alone counts its rows instead.
+        let kept: i64 = if client_id.is_none() || search.is_some() {
+            query_scalar(
+                "SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM invoice_counts
+                 WHERE org_id = $1 AND env = $2 AND ($3 IS NULL OR status = $3)",
+            )
+            .bind(&tenant.org_id)
+            .bind(tenant.env.as_str())
+            .bind(status)
+            .fetch_one(self.reader())
+            .await?
+        } else {
+            0
+        };
         let scope = invoice_scope(tenant, status, client_id);
         let (mut select, mut by_index) = (invoice_select!(), false);
         let with_client = "invoices i JOIN clients c ON c.id = i.client_id";
