@@ -83,6 +83,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/users/{id}/disable", post(users::disable))
         .route("/console/audit", get(audit::page))
         .route("/console/settings", get(settings::page).post(settings::save))
+        .route("/console/settings/organization", post(settings::rename))
         .route("/console/settings/changes/{id}/confirm", post(settings_changes::confirm))
         .route("/console/settings/changes/{id}/cancel", post(settings_changes::cancel))
         .route("/console/webhooks", get(webhooks::list).post(webhooks::create))

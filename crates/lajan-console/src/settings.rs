@@ -1,5 +1,6 @@
-//! The settings page (admins): the environment's settings as the API has them (default currency
-//! and tax rate, the approval policy, the timezone, how receivers are invited), changed through the API's service method as
+//! The settings page (admins): the organization's name (both environments), and the
+//! environment's settings as the API has them (default currency and tax rate, the approval
+//! policy, the timezone, how receivers are invited), changed through the API's service method as
 //! the user, with each refused field's message, and the change of the approval policy waiting for
 //! a second person.
 
@@ -90,6 +91,13 @@ fn wallet_lines(wallets: &[RecommendedWalletView]) -> String {
     lines.join("\n")
 }
 
+/// The organization's name as posted.
+#[derive(Deserialize, Serialize)]
+pub struct NameForm {
+    #[serde(default)]
+    organization_name: String,
+}
+
 #[derive(Deserialize)]
 pub struct Shown {
     #[serde(default)]
@@ -99,6 +107,14 @@ pub struct Shown {
     requested: Option<String>,
 }
 
+/// What the page shows beside the environment's settings: the organization's name as stored,
+/// or as typed when refused, with the refusal.
+#[derive(Default)]
+struct NameShown {
+    typed: Option<String>,
+    errors: Vec<String>,
+}
+
 async fn settings_page(
     console: &Console,
     signed: &Signed,
@@ -106,7 +122,16 @@ async fn settings_page(
     form: Value,
     errors: Vec<String>,
     shown: &Shown,
+    name: NameShown,
 ) -> Response {
+    let organization_name = match name.typed {
+        Some(typed) => typed,
+        None => match console.services.store.get_organization(&signed.session.user.org_id).await {
+            Ok(org) => org.map(|o| o.name).unwrap_or_default(),
+            Err(e) => return pages::failure(&e.into()),
+        },
+    };
+    let name_errors = name.errors;
     let currencies: Vec<&str> = Currency::ALL.iter().map(|c| c.code()).collect();
     let languages: Vec<&str> = Language::ALL.iter().map(|l| l.as_str()).collect();
     let waiting = match settings_changes::waiting(console, signed).await {
@@ -115,18 +140,28 @@ async fn settings_page(
     };
     let (saved, requested) = (shown.saved.is_some(), shown.requested.is_some());
     let frame = signed.frame();
-    render(status, "settings.html", context! { frame, form, currencies, languages, errors, saved, requested, waiting })
+    render(
+        status,
+        "settings.html",
+        context! { frame, form, currencies, languages, errors, saved, requested, waiting, organization_name, name_errors },
+    )
 }
 
 pub async fn page(State(console): State<Console>, signed: Signed, Query(shown): Query<Shown>) -> Response {
     if let Some(refused) = signed.refused_unless(Duty::Administer) {
         return refused;
     }
-    let settings = match console.services.store.get_settings(&signed.session.tenant()).await {
-        Ok(settings) => SettingsView::from(&settings),
-        Err(e) => return pages::failure(&e.into()),
+    let form = match settings_form(&console, &signed).await {
+        Ok(form) => form,
+        Err(e) => return pages::failure(&e),
     };
-    let form = context! {
+    settings_page(&console, &signed, StatusCode::OK, form, Vec::new(), &shown, NameShown::default()).await
+}
+
+/// The environment's settings as the form shows them.
+async fn settings_form(console: &Console, signed: &Signed) -> Result<Value, ServiceError> {
+    let settings = SettingsView::from(&console.services.store.get_settings(&signed.session.tenant()).await?);
+    Ok(context! {
         default_currency => settings.default_currency,
         default_tax_rate => settings.default_tax_rate.to_string(),
         payout_approval_required => settings.payout_approval_required.then_some("on"),
@@ -139,8 +174,30 @@ pub async fn page(State(console): State<Console>, signed: Signed, Query(shown): 
         registration_window_days => settings.registration_window_days.to_string(),
         whatsapp_invitations => settings.whatsapp_invitations.then_some("on"),
         recommended_wallets => wallet_lines(&settings.recommended_wallets),
-    };
-    settings_page(&console, &signed, StatusCode::OK, form, Vec::new(), &shown).await
+    })
+}
+
+/// Renames the organization (payers read the name on pages, emails and SMS).
+pub async fn rename(State(console): State<Console>, request: Protected<NameForm>) -> Response {
+    let (signed, form) = (&request.signed, &request.form);
+    if let Some(refused) = signed.refused_unless(Duty::Administer) {
+        return refused;
+    }
+    let (org_id, by) = (&signed.session.user.org_id, signed.session.tenant().actor);
+    match console.services.rename_organization(org_id, &form.organization_name, &by).await {
+        Ok(_) => Redirect::to("/console/settings?saved=1").into_response(),
+        Err(ServiceError::Invalid(refusal)) => {
+            let name =
+                NameShown { typed: Some(form.organization_name.clone()), errors: domain_text::refusal_lines(&refusal) };
+            let shown = Shown { saved: None, requested: None };
+            let form = match settings_form(&console, signed).await {
+                Ok(form) => form,
+                Err(e) => return pages::failure(&e),
+            };
+            settings_page(&console, signed, StatusCode::BAD_REQUEST, form, Vec::new(), &shown, name).await
+        }
+        Err(e) => pages::failure(&e),
+    }
 }
 
 pub async fn save(State(console): State<Console>, request: Protected<SettingsForm>) -> Response {
@@ -178,7 +235,8 @@ pub async fn save(State(console): State<Console>, request: Protected<SettingsFor
         Err(ServiceError::Invalid(refusal)) => {
             let errors = domain_text::refusal_lines(&refusal);
             let shown = Shown { saved: None, requested: None };
-            settings_page(&console, signed, StatusCode::BAD_REQUEST, Value::from_serialize(form), errors, &shown).await
+            let form = Value::from_serialize(form);
+            settings_page(&console, signed, StatusCode::BAD_REQUEST, form, errors, &shown, NameShown::default()).await
         }
         Err(e) => pages::failure(&e),
     }

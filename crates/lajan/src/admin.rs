@@ -48,6 +48,11 @@ async fn orgs(services: &Services, cmd: &OrgsCommand) -> anyhow::Result<()> {
                 println!("{}\t{}\t{}\t{}", org.id, org.tier, org.created_at, org.name);
             }
         }
+        OrgsCommand::Rename { org, name } => {
+            let org = resolve_org(services, org.as_deref()).await?;
+            let renamed = services.rename_organization(&org.id, name, &operator()).await.map_err(refused)?;
+            eprintln!("renamed organization {} from {:?} to {:?}", org.id, org.name, renamed.name);
+        }
     }
     Ok(())
 }

@@ -264,6 +264,14 @@ pub enum OrgsCommand {
     },
     /// List organizations.
     List,
+    /// Change the name payers see on the payment page, in emails and in SMS.
+    Rename {
+        /// Organization id; may be left out when there is exactly one organization.
+        #[arg(long)]
+        org: Option<String>,
+        #[arg(long)]
+        name: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]

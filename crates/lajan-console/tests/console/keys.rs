@@ -349,3 +349,52 @@ api_test!(an_admin_changes_the_settings_with_each_bad_field_named, |app| {
     let still: serde_json::Value = app.get("/v1/settings").await.json().await.unwrap();
     assert_eq!(still["defaultCurrency"], "USD");
 });
+
+api_test!(an_admin_renames_the_organization_and_payers_read_the_new_name, |app| {
+    user(app, None, "admin@example.ht", Role::Admin).await;
+    let browser = Browser::signed_in(app, "admin@example.ht").await;
+    let page = browser.get("/console/settings").await.text().await.unwrap();
+    assert!(
+        page.contains(&format!(
+            "name=\"organization_name\" type=\"text\" maxlength=\"200\" required value=\"{}\"",
+            app.org.name
+        )),
+        "{page}"
+    );
+    let client = app.reachable_client().await;
+    let invoice = app.invoice(client["id"].as_str().unwrap(), serde_json::json!({ "sendImmediately": true })).await;
+    let pay = invoice["paymentLink"]["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let csrf = browser.csrf().await;
+
+    let refused = browser
+        .post("/console/settings/organization", &[("csrf", csrf.as_str()), ("organization_name", "Split\u{202E}name")])
+        .await;
+    assert_eq!(refused.status(), 400);
+    let page = refused.text().await.unwrap();
+    assert!(page.contains("Name: must not contain control or invisible characters"), "the rule, worded: {page}");
+    assert_eq!(app.store().get_organization(&app.org.id).await.unwrap().unwrap().name, app.org.name, "nothing changed");
+
+    let r = browser
+        .post("/console/settings/organization", &[("csrf", csrf.as_str()), ("organization_name", "  Fonkoze Haïti ")])
+        .await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, "/console/settings?saved=1".to_owned()));
+    let paying = app.http.get(app.url(&format!("/pay/{pay}"))).send().await.unwrap().text().await.unwrap();
+    assert!(paying.contains("Fonkoze Haïti") && !paying.contains(&format!(">{}<", app.org.name)), "{paying}");
+    let audit = browser.get("/console/audit").await.text().await.unwrap();
+    assert!(
+        audit.contains("organization renamed") && audit.contains(&format!("{} → Fonkoze Haïti", app.org.name)),
+        "{audit}"
+    );
+
+    user(app, None, "maker@example.ht", Role::Maker).await;
+    let maker = Browser::signed_in(app, "maker@example.ht").await;
+    let their_csrf = maker.csrf().await;
+    let r = maker
+        .post("/console/settings/organization", &[("csrf", their_csrf.as_str()), ("organization_name", "Mine")])
+        .await;
+    assert_eq!(r.status(), 403);
+    let forged =
+        browser.post("/console/settings/organization", &[("csrf", "forged"), ("organization_name", "Forged")]).await;
+    assert_eq!(forged.status(), 403);
+    assert_eq!(app.store().get_organization(&app.org.id).await.unwrap().unwrap().name, "Fonkoze Haïti");
+});

@@ -29,6 +29,9 @@ pub trait OrgStore: Send + Sync {
     async fn create_organization(&self, org: &Organization) -> StoreResult<()>;
     async fn list_organizations(&self) -> StoreResult<Vec<Organization>>;
     async fn get_organization(&self, id: &str) -> StoreResult<Option<Organization>>;
+    /// Names the organization `name`, recorded on the access trail as done `by` in the same
+    /// transaction (nothing recorded when the name is already that). `NotFound` for an unknown id.
+    async fn rename_organization(&self, id: &str, name: &str, by: &Actor, at: Timestamp) -> StoreResult<Organization>;
     /// On an empty database, creates `org` and `key` and returns true; otherwise does nothing.
     async fn bootstrap(&self, org: &Organization, key: &NewApiKey) -> StoreResult<bool>;
     /// `NotFound` when the key's organization does not exist. Recorded in the access trail as

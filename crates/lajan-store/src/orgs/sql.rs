@@ -361,6 +361,20 @@ impl OrgStore for ThisStore {
         row.as_ref().map(org_from_row).transpose()
     }
 
+    async fn rename_organization(&self, id: &str, name: &str, by: &Actor, at: Timestamp) -> StoreResult<Organization> {
+        let mut tx = self.begin_write().await?;
+        let sql = format!("SELECT {ORG_COLUMNS} FROM organizations WHERE id = $1{}", for_update!());
+        let row = query(&sql).bind(id).fetch_optional(&mut *tx).await?;
+        let mut org = row.as_ref().map(org_from_row).transpose()?.ok_or(StoreError::NotFound)?;
+        if org.name != name {
+            query("UPDATE organizations SET name = $1 WHERE id = $2").bind(name).bind(id).execute(&mut *tx).await?;
+            record_access(&mut tx, &AccessChange::of_rename(id, &org.name, name, by, at)).await?;
+            org.name = name.to_owned();
+        }
+        self.commit(tx).await?;
+        Ok(org)
+    }
+
     async fn bootstrap(&self, org: &Organization, key: &NewApiKey) -> StoreResult<bool> {
         let mut tx = self.begin_write().await?;
         Self::lock_bootstrap(&mut tx).await?;

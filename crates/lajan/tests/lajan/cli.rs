@@ -53,7 +53,17 @@ fn orgs_and_keys_print_only_what_scripts_need() {
         "{secret:?}"
     );
 
+    // The one organization may be renamed without naming it; the name payers read changes.
+    stdout(&lajan(dir.path(), &["orgs", "rename", "--name", "Fonkoze Haïti"]));
+    assert!(stdout(&lajan(dir.path(), &["orgs", "list"])).trim_end().ends_with("\tFonkoze Haïti"));
+    let blank = lajan(dir.path(), &["orgs", "rename", "--name", " "]);
+    assert!(!blank.status.success() && String::from_utf8_lossy(&blank.stderr).contains("--name"));
+
     stdout(&lajan(dir.path(), &["orgs", "create", "--name", "Second"]));
+    let which = lajan(dir.path(), &["orgs", "rename", "--name", "Third"]);
+    assert!(!which.status.success(), "two organizations need --org");
+    stdout(&lajan(dir.path(), &["orgs", "rename", "--org", org.trim(), "--name", "Fonkoze"]));
+    assert!(!lajan(dir.path(), &["orgs", "rename", "--org", "org_nope", "--name", "X"]).status.success());
     for hidden in ["Evil\u{202E}moc.knab", "Split\nline", "\u{3164}", "  "] {
         let refused = lajan(dir.path(), &["orgs", "create", "--name", hidden]);
         assert!(!refused.status.success(), "{hidden:?} was taken as a name");
