@@ -145,6 +145,7 @@ pub fn rules() -> Vec<(&'static str, &'static str, Value)> {
         ("IntentState", "amount"),
         ("IntentState", "amountReceived"),
         ("InvoiceSummary", "amount"),
+        ("InvoiceSummary", "total"),
         ("InvoiceView", "amountPaid"),
         ("InvoiceView", "subtotal"),
         ("InvoiceView", "tax"),

@@ -40,6 +40,34 @@ pub enum IdKind {
 }
 
 impl IdKind {
+    /// Every kind.
+    pub const ALL: [IdKind; 24] = [
+        IdKind::Organization,
+        IdKind::ApiKey,
+        IdKind::Client,
+        IdKind::Event,
+        IdKind::Invoice,
+        IdKind::Payout,
+        IdKind::Attempt,
+        IdKind::PaymentIntent,
+        IdKind::PaymentLink,
+        IdKind::Disbursement,
+        IdKind::DisbursementItem,
+        IdKind::WebhookEndpoint,
+        IdKind::Delivery,
+        IdKind::LedgerPayment,
+        IdKind::Message,
+        IdKind::User,
+        IdKind::SignIn,
+        IdKind::AccessChange,
+        IdKind::SettingsChange,
+        IdKind::WalletDeposit,
+        IdKind::InvoicePayment,
+        IdKind::CreditTransaction,
+        IdKind::CreditNote,
+        IdKind::Lease,
+    ];
+
     pub const fn prefix(self) -> &'static str {
         match self {
             IdKind::Organization => "org_",
@@ -121,6 +149,16 @@ mod tests {
         assert_ne!(a, b);
         assert!(a < b, "v7 ids sort by creation time");
         assert_eq!(a, a.to_lowercase());
+    }
+
+    #[test]
+    fn the_readme_names_every_prefix_an_integrator_meets() {
+        let readme = include_str!("../../../README.md");
+        let formats = readme.split("- **Formats.**").nth(1).and_then(|f| f.split("\n- ").next()).unwrap_or_default();
+        // An executor's lease never leaves Lajan.
+        for kind in IdKind::ALL.into_iter().filter(|k| *k != IdKind::Lease) {
+            assert!(formats.contains(&format!("`{}`", kind.prefix())), "README's Formats leaves out {}", kind.prefix());
+        }
     }
 
     #[test]

@@ -182,6 +182,7 @@ impl Services {
             .await
             .map_err(ServiceError::not_found_as("disbursement"))?;
         self.nudges.payouts_due();
+        self.nudges.invitations_due();
         Ok(submitted)
     }
 
@@ -200,6 +201,8 @@ impl Services {
             .await
             .map_err(ServiceError::not_found_as("disbursement"))?;
         self.nudges.payouts_due();
+        // Items paid by phone or email invite their receivers now.
+        self.nudges.invitations_due();
         Ok(approved)
     }
 

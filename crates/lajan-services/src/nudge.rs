@@ -21,6 +21,12 @@ impl Nudges {
         self.messages.notify_one();
     }
 
+    /// A payout was approved for a receiver without a wallet: their invitation to register is
+    /// due now, not at the next poll.
+    pub fn invitations_due(&self) {
+        self.messages.notify_one();
+    }
+
     /// Webhook deliveries were queued outside an event's fan-out (a test event, a retry).
     pub fn deliveries_due(&self) {
         self.deliveries.notify_one();

@@ -91,7 +91,7 @@ impl Services {
         let payout = self.new_payout(tenant, request).await?;
         let rule = |s: &Settings| initial_approval(s.payout_approval_required);
         let d = self.store.create_payout(tenant, &payout, &rule, &payout_event, idempotency).await?;
-        self.nudges.payouts_due();
+        self.nudge_for(&d);
         Ok(d)
     }
 
@@ -176,8 +176,17 @@ impl Services {
             // Its disbursement may be done now that this item will never be paid.
             self.roll_up_disbursements(Some(vec![(d.tenant.clone(), batch)])).await?;
         }
-        self.nudges.payouts_due();
+        self.nudge_for(&d);
         Ok(d)
+    }
+
+    /// Wakes the worker that acts next on `d`: the executor, or the invitations when its
+    /// receiver has no wallet yet.
+    fn nudge_for(&self, d: &PayoutDetail) {
+        self.nudges.payouts_due();
+        if d.payout.wallet_account_id.is_none() {
+            self.nudges.invitations_due();
+        }
     }
 }
 

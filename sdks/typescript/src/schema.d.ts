@@ -2649,7 +2649,8 @@ export interface components {
         /** @description A row of the invoices list. */
         InvoiceSummary: {
             /**
-             * @description The total, as a decimal string.
+             * @deprecated
+             * @description The same as `total`, under its first name: kept for integrations that read it.
              * @example 1250.00
              */
             amount: string;
@@ -2676,6 +2677,11 @@ export interface components {
              * @enum {string}
              */
             status: "draft" | "sent" | "viewed" | "partially_paid" | "paid" | "overdue" | "void";
+            /**
+             * @description What the invoice asks for in all, as one invoice's `total` says it.
+             * @example 1250.00
+             */
+            total: string;
         };
         /** @description An invoice in full. */
         InvoiceView: {
@@ -3964,15 +3970,15 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T19:33:28.608Z",
+                     *           "createdAt": "2026-11-30T01:25:41.539Z",
                      *           "email": "marie@example.ht",
                      *           "firstName": "Marie",
-                     *           "id": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *           "id": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                      *           "language": "ht",
                      *           "lastName": "Jean-Baptiste",
                      *           "phoneNumber": "+50937001234",
                      *           "remindersEnabled": true,
-                     *           "updatedAt": "2026-11-29T19:33:28.608Z",
+                     *           "updatedAt": "2026-11-30T01:25:41.539Z",
                      *           "verification": null,
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *           "walletMemo": null,
@@ -4111,15 +4117,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T19:33:28.608Z",
+                     *       "createdAt": "2026-11-30T01:25:41.539Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *       "id": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
                      *       "remindersEnabled": true,
-                     *       "updatedAt": "2026-11-29T19:33:28.608Z",
+                     *       "updatedAt": "2026-11-30T01:25:41.539Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -4146,7 +4152,7 @@ export interface operations {
                      *       ],
                      *       "error": "Bad Request",
                      *       "message": "email: must be an email address like name@example.com",
-                     *       "requestId": "1092cee5-f698-4aad-b7da-287d38fd20a3",
+                     *       "requestId": "0a0668d4-e4bc-4714-b61d-ef7d5b4176ea",
                      *       "statusCode": 400
                      *     }
                      */
@@ -4309,15 +4315,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T19:33:28.608Z",
+                     *       "createdAt": "2026-11-30T01:25:41.539Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *       "id": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937001234",
                      *       "remindersEnabled": true,
-                     *       "updatedAt": "2026-11-29T19:33:28.608Z",
+                     *       "updatedAt": "2026-11-30T01:25:41.539Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -4372,7 +4378,7 @@ export interface operations {
                      *       "code": "not_found",
                      *       "error": "Not Found",
                      *       "message": "No such client",
-                     *       "requestId": "689736d0-6d6d-477b-b94f-00fe781c902c",
+                     *       "requestId": "09aa08f8-8fe0-4d98-bd82-514c6dc7f379",
                      *       "statusCode": 404
                      *     }
                      */
@@ -4442,15 +4448,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T19:33:28.608Z",
+                     *       "createdAt": "2026-11-30T01:25:41.539Z",
                      *       "email": "marie@example.ht",
                      *       "firstName": "Marie",
-                     *       "id": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *       "id": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                      *       "language": "ht",
                      *       "lastName": "Jean-Baptiste",
                      *       "phoneNumber": "+50937005678",
                      *       "remindersEnabled": true,
-                     *       "updatedAt": "2026-11-29T19:33:28.617Z",
+                     *       "updatedAt": "2026-11-30T01:25:41.543Z",
                      *       "verification": null,
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
@@ -4634,7 +4640,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "cli_01a228cc51bb76ef9598b7843bdb2102"
+                     *       "id": "cli_01a22a0ec82875de8453163e1f2a1fe2"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -4768,7 +4774,7 @@ export interface operations {
                      *           "currency": "HTG"
                      *         }
                      *       ],
-                     *       "clientId": "cli_01a228cc51a07795bef48a8cf7891446"
+                     *       "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d"
                      *     }
                      */
                     "application/json": components["schemas"]["ClientCreditBalance"];
@@ -4903,17 +4909,17 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
+                     *             "id": "key_01a22a0ec8067591a5634fc629a4d75b",
                      *             "type": "api_key"
                      *           },
                      *           "amount": "50.00",
                      *           "balanceAfter": "50.00",
                      *           "cause": "overpayment",
-                     *           "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
-                     *           "createdAt": "2026-11-29T19:33:28.811Z",
+                     *           "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
+                     *           "createdAt": "2026-11-30T01:25:41.591Z",
                      *           "currency": "HTG",
-                     *           "id": "cbt_01a228cc526b76139b693bd73f92311c",
-                     *           "invoiceId": "inv_01a228cc523c722480986e9b50ac4a7b"
+                     *           "id": "cbt_01a22a0ec857763b881c6b2c318766b3",
+                     *           "invoiceId": "inv_01a22a0ec84e72ec8732a22dd50bb3dd"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5051,11 +5057,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a228cc52f1771a94c24379571ca8ed",
-                     *       "createdAt": "2026-11-29T19:33:28.959Z",
-                     *       "lastSentAt": "2026-11-29T19:33:28.967Z",
+                     *       "clientId": "cli_01a22a0ec8737004abcecde6da24cadd",
+                     *       "createdAt": "2026-11-30T01:25:41.622Z",
+                     *       "lastSentAt": "2026-11-30T01:25:41.623Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T19:33:28.967Z",
+                     *       "nextSendAt": "2026-12-03T01:25:41.623Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -5173,11 +5179,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a228cc531074c48242910d98efc2cb",
-                     *       "createdAt": "2026-11-29T19:33:29.111Z",
-                     *       "lastSentAt": "2026-11-29T19:33:29.113Z",
+                     *       "clientId": "cli_01a22a0ec879764f87a2d64a777bce93",
+                     *       "createdAt": "2026-11-30T01:25:41.680Z",
+                     *       "lastSentAt": "2026-11-30T01:25:41.681Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T19:33:29.113Z",
+                     *       "nextSendAt": "2026-12-03T01:25:41.681Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -5363,11 +5369,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "cli_01a228cc52f1771a94c24379571ca8ed",
-                     *       "createdAt": "2026-11-29T19:33:28.959Z",
-                     *       "lastSentAt": "2026-11-29T19:33:28.967Z",
+                     *       "clientId": "cli_01a22a0ec8737004abcecde6da24cadd",
+                     *       "createdAt": "2026-11-30T01:25:41.622Z",
+                     *       "lastSentAt": "2026-11-30T01:25:41.623Z",
                      *       "lockedAt": null,
-                     *       "nextSendAt": "2026-12-02T19:33:28.967Z",
+                     *       "nextSendAt": "2026-12-03T01:25:41.623Z",
                      *       "object": "invitation",
                      *       "registeredAt": null,
                      *       "sends": 1,
@@ -5579,7 +5585,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amountSent": "150.00",
-                     *           "approvedAt": "2026-11-29T19:33:29.747Z",
+                     *           "approvedAt": "2026-11-30T01:25:41.929Z",
                      *           "assetCode": "USDC",
                      *           "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *           "counts": {
@@ -5591,16 +5597,16 @@ export interface operations {
                      *             "rejected": 0,
                      *             "sent": 1
                      *           },
-                     *           "createdAt": "2026-11-29T19:33:29.720Z",
-                     *           "id": "dsb_01a228cc55f876389bb45a4210301391",
+                     *           "createdAt": "2026-11-30T01:25:41.926Z",
+                     *           "id": "dsb_01a22a0ec9a6707fac9ddeeb02b51c7e",
                      *           "itemCount": 2,
                      *           "name": "March stipends",
                      *           "rejectReason": null,
                      *           "source": "json",
                      *           "status": "partially_failed",
-                     *           "submittedAt": "2026-11-29T19:33:29.739Z",
+                     *           "submittedAt": "2026-11-30T01:25:41.927Z",
                      *           "totalAmount": "225.25",
-                     *           "updatedAt": "2026-11-29T19:33:29.786Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.941Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -5729,7 +5735,7 @@ export interface operations {
                  *       "items": [
                  *         {
                  *           "assetAmount": 150,
-                 *           "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                 *           "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                  *           "externalId": "stipend-0001"
                  *         },
                  *         {
@@ -5772,8 +5778,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T19:33:29.720Z",
-                     *       "id": "dsb_01a228cc55f876389bb45a4210301391",
+                     *       "createdAt": "2026-11-30T01:25:41.926Z",
+                     *       "id": "dsb_01a22a0ec9a6707fac9ddeeb02b51c7e",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5781,7 +5787,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T19:33:29.720Z"
+                     *       "updatedAt": "2026-11-30T01:25:41.926Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -5973,8 +5979,8 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T19:33:29.720Z",
-                     *       "id": "dsb_01a228cc55f876389bb45a4210301391",
+                     *       "createdAt": "2026-11-30T01:25:41.926Z",
+                     *       "id": "dsb_01a22a0ec9a6707fac9ddeeb02b51c7e",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
@@ -5982,7 +5988,7 @@ export interface operations {
                      *       "status": "draft",
                      *       "submittedAt": null,
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T19:33:29.720Z"
+                     *       "updatedAt": "2026-11-30T01:25:41.926Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6094,7 +6100,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "dsb_01a228cc564d71f09b2645063382a7e7"
+                     *       "id": "dsb_01a22a0ec9be71f2bd05543215fe230c"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -6244,7 +6250,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "0.00",
-                     *       "approvedAt": "2026-11-29T19:33:29.747Z",
+                     *       "approvedAt": "2026-11-30T01:25:41.929Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -6256,16 +6262,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T19:33:29.720Z",
-                     *       "id": "dsb_01a228cc55f876389bb45a4210301391",
+                     *       "createdAt": "2026-11-30T01:25:41.926Z",
+                     *       "id": "dsb_01a22a0ec9a6707fac9ddeeb02b51c7e",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "approved",
-                     *       "submittedAt": "2026-11-29T19:33:29.739Z",
+                     *       "submittedAt": "2026-11-30T01:25:41.927Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T19:33:29.747Z"
+                     *       "updatedAt": "2026-11-30T01:25:41.929Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6492,16 +6498,16 @@ export interface operations {
                      *         {
                      *           "approvalStatus": "approved",
                      *           "assetAmount": "150.00",
-                     *           "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *           "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                      *           "errorCode": null,
                      *           "errorMessage": null,
                      *           "execStatus": "sent",
                      *           "externalId": "stipend-0001",
-                     *           "id": "dsi_01a228cc55f876389bb45a4049a97243",
+                     *           "id": "dsi_01a22a0ec9a6707fac9ddee9bae2c2fe",
                      *           "memo": null,
-                     *           "payoutId": "pyt_01a228cc55f876389bb45a4049a97243",
+                     *           "payoutId": "pyt_01a22a0ec9a6707fac9ddee9bae2c2fe",
                      *           "row": 1,
-                     *           "txHash": "0e735dc9d6fc9a30e79793b33ced31d3d7de37755e5e8a86837c5381914a3d6c",
+                     *           "txHash": "bce339f482a124aff2fef7bdd04513e750d066fb7ccde3f8d2b432200a20f3d0",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *         },
                      *         {
@@ -6512,11 +6518,11 @@ export interface operations {
                      *           "errorMessage": "the source account cannot cover the amount",
                      *           "execStatus": "failed",
                      *           "externalId": "stipend-0002",
-                     *           "id": "dsi_01a228cc55f876389bb45a411a4768cf",
+                     *           "id": "dsi_01a22a0ec9a6707fac9ddeea55f25f6b",
                      *           "memo": "March",
-                     *           "payoutId": "pyt_01a228cc55f876389bb45a411a4768cf",
+                     *           "payoutId": "pyt_01a22a0ec9a6707fac9ddeea55f25f6b",
                      *           "row": 2,
-                     *           "txHash": "bf3cc250a514c43471c16bb7a2da0f65129869878862b7676e4cfa98fe398072",
+                     *           "txHash": "70cb166fa0dbd17fa4f3bc053c57643563ac074a3f74966ca626f97d2f0050ce",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
                      *         }
                      *       ],
@@ -6533,8 +6539,8 @@ export interface operations {
                     "application/json": components["schemas"]["DisbursementItemList"];
                     /**
                      * @example id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage
-                     *     dsi_01a228cc55f876389bb45a4049a97243,1,stipend-0001,cli_01a228cc51a07795bef48a8cf7891446,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a228cc55f876389bb45a4049a97243,approved,sent,0e735dc9d6fc9a30e79793b33ced31d3d7de37755e5e8a86837c5381914a3d6c,,
-                     *     dsi_01a228cc55f876389bb45a411a4768cf,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a228cc55f876389bb45a411a4768cf,approved,failed,bf3cc250a514c43471c16bb7a2da0f65129869878862b7676e4cfa98fe398072,op_underfunded,the source account cannot cover the amount
+                     *     dsi_01a22a0ec9a6707fac9ddee9bae2c2fe,1,stipend-0001,cli_01a22a0ec823776ab8fd040cd2b6f62d,GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H,150.00,,pyt_01a22a0ec9a6707fac9ddee9bae2c2fe,approved,sent,bce339f482a124aff2fef7bdd04513e750d066fb7ccde3f8d2b432200a20f3d0,,
+                     *     dsi_01a22a0ec9a6707fac9ddeea55f25f6b,2,stipend-0002,,GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG,75.25,March,pyt_01a22a0ec9a6707fac9ddeea55f25f6b,approved,failed,70cb166fa0dbd17fa4f3bc053c57643563ac074a3f74966ca626f97d2f0050ce,op_underfunded,the source account cannot cover the amount
                      */
                     "text/csv": string;
                 };
@@ -6688,16 +6694,16 @@ export interface operations {
                      *         "rejected": 1,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T19:33:29.793Z",
-                     *       "id": "dsb_01a228cc564175b2b5c4f28b801543ee",
+                     *       "createdAt": "2026-11-30T01:25:41.944Z",
+                     *       "id": "dsb_01a22a0ec9b877678411100ba4deef22",
                      *       "itemCount": 1,
                      *       "name": "April bonuses",
                      *       "rejectReason": "Wrong month",
                      *       "source": "csv",
                      *       "status": "rejected",
-                     *       "submittedAt": "2026-11-29T19:33:29.798Z",
+                     *       "submittedAt": "2026-11-30T01:25:41.946Z",
                      *       "totalAmount": "40.00",
-                     *       "updatedAt": "2026-11-29T19:33:29.802Z"
+                     *       "updatedAt": "2026-11-30T01:25:41.948Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -6898,7 +6904,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "amountSent": "150.00",
-                     *       "approvedAt": "2026-11-29T19:33:29.747Z",
+                     *       "approvedAt": "2026-11-30T01:25:41.929Z",
                      *       "assetCode": "USDC",
                      *       "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *       "counts": {
@@ -6910,16 +6916,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 1
                      *       },
-                     *       "createdAt": "2026-11-29T19:33:29.720Z",
-                     *       "id": "dsb_01a228cc55f876389bb45a4210301391",
+                     *       "createdAt": "2026-11-30T01:25:41.926Z",
+                     *       "id": "dsb_01a22a0ec9a6707fac9ddeeb02b51c7e",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "processing",
-                     *       "submittedAt": "2026-11-29T19:33:29.739Z",
+                     *       "submittedAt": "2026-11-30T01:25:41.927Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T19:33:29.774Z"
+                     *       "updatedAt": "2026-11-30T01:25:41.938Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -7115,16 +7121,16 @@ export interface operations {
                      *         "rejected": 0,
                      *         "sent": 0
                      *       },
-                     *       "createdAt": "2026-11-29T19:33:29.720Z",
-                     *       "id": "dsb_01a228cc55f876389bb45a4210301391",
+                     *       "createdAt": "2026-11-30T01:25:41.926Z",
+                     *       "id": "dsb_01a22a0ec9a6707fac9ddeeb02b51c7e",
                      *       "itemCount": 2,
                      *       "name": "March stipends",
                      *       "rejectReason": null,
                      *       "source": "json",
                      *       "status": "pending_approval",
-                     *       "submittedAt": "2026-11-29T19:33:29.739Z",
+                     *       "submittedAt": "2026-11-30T01:25:41.927Z",
                      *       "totalAmount": "225.25",
-                     *       "updatedAt": "2026-11-29T19:33:29.739Z"
+                     *       "updatedAt": "2026-11-30T01:25:41.927Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DisbursementView"];
@@ -7344,7 +7350,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
+                     *             "id": "key_01a22a0ec8067591a5634fc629a4d75b",
                      *             "type": "api_key"
                      *           },
                      *           "createdAt": "2030-03-28T13:00:00.000Z",
@@ -7358,14 +7364,14 @@ export interface operations {
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *                 "id": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                      *                 "lastName": "Jean-Baptiste"
                      *               },
-                     *               "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
-                     *               "createdAt": "2026-11-29T19:33:28.679Z",
+                     *               "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
+                     *               "createdAt": "2026-11-30T01:25:41.550Z",
                      *               "currency": "HTG",
                      *               "dueDate": "2030-03-31",
-                     *               "id": "inv_01a228cc51e771a29fac5d184a45909a",
+                     *               "id": "inv_01a22a0ec82e77079b39b3de2fcd105d",
                      *               "installments": [],
                      *               "invoiceNumber": "INV-000001",
                      *               "lineItems": [
@@ -7389,7 +7395,7 @@ export interface operations {
                      *               "paidAt": null,
                      *               "paymentLink": {
                      *                 "expiresAt": null,
-                     *                 "url": "https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7"
+                     *                 "url": "https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486"
                      *               },
                      *               "reminder": {
                      *                 "amountDue": "2650.00",
@@ -7398,26 +7404,26 @@ export interface operations {
                      *                 "messages": [
                      *                   {
                      *                     "channel": "sms",
-                     *                     "id": "msg_01a228cc521c7437ac0acb674d80aff8",
+                     *                     "id": "msg_01a22a0ec83a7126ace3a5572199a5dd",
                      *                     "status": "delivered"
                      *                   },
                      *                   {
                      *                     "channel": "email",
-                     *                     "id": "msg_01a228cc521c7437ac0acb6880376dd4",
+                     *                     "id": "msg_01a22a0ec83a7126ace3a558f66ecad2",
                      *                     "status": "delivered"
                      *                   }
                      *                 ],
                      *                 "offsetDays": -3
                      *               },
-                     *               "sentAt": "2026-11-29T19:33:28.697Z",
+                     *               "sentAt": "2026-11-30T01:25:41.554Z",
                      *               "status": "sent",
                      *               "subtotal": "2650.00",
                      *               "tax": "0.00",
                      *               "total": "2650.00",
-                     *               "updatedAt": "2026-11-29T19:33:28.697Z"
+                     *               "updatedAt": "2026-11-30T01:25:41.554Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228cc521c7437ac0acb6d7145614c",
+                     *           "id": "evt_01a22a0ec83b7679bfabde378ffc558f",
                      *           "livemode": false,
                      *           "type": "invoice.reminder_sent"
                      *         },
@@ -7431,24 +7437,24 @@ export interface operations {
                      *             "object": {
                      *               "attempts": 0,
                      *               "channel": "email",
-                     *               "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *               "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                      *               "createdAt": "2030-03-28T13:00:00.000Z",
                      *               "failureReason": null,
-                     *               "html": "<!DOCTYPE html>\n<html lang=\"ht\"><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31.</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Peye kounye a</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">Si bouton an pa mache, louvri <a href=\"https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7</a></p>\n</div>\n</body></html>\n",
-                     *               "id": "msg_01a228cc521c7437ac0acb6880376dd4",
-                     *               "invoiceId": "inv_01a228cc51e771a29fac5d184a45909a",
+                     *               "html": "<!DOCTYPE html>\n<html lang=\"ht\"><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31.</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Peye kounye a</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">Si bouton an pa mache, louvri <a href=\"https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486</a></p>\n</div>\n</body></html>\n",
+                     *               "id": "msg_01a22a0ec83a7126ace3a558f66ecad2",
+                     *               "invoiceId": "inv_01a22a0ec82e77079b39b3de2fcd105d",
                      *               "language": "ht",
-                     *               "providerId": "sandbox_msg_01a228cc521c7437ac0acb6880376dd4",
+                     *               "providerId": "sandbox_msg_01a22a0ec83a7126ace3a558f66ecad2",
                      *               "sentAt": "2030-03-28T13:00:00.000Z",
                      *               "status": "delivered",
                      *               "subject": "Raple: fakti INV-000001 Acme",
                      *               "template": "reminder",
-                     *               "text": "Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31.\n\nPeye kounye a: https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\n",
+                     *               "text": "Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31.\n\nPeye kounye a: https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486\n",
                      *               "to": "marie@example.ht",
                      *               "updatedAt": "2030-03-28T13:00:00.000Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228cc521c7437ac0acb6cca761071",
+                     *           "id": "evt_01a22a0ec83b7679bfabde3621fc603c",
                      *           "livemode": false,
                      *           "type": "message.delivered"
                      *         },
@@ -7462,24 +7468,24 @@ export interface operations {
                      *             "object": {
                      *               "attempts": 0,
                      *               "channel": "email",
-                     *               "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *               "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                      *               "createdAt": "2030-03-28T13:00:00.000Z",
                      *               "failureReason": null,
-                     *               "html": "<!DOCTYPE html>\n<html lang=\"ht\"><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31.</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Peye kounye a</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">Si bouton an pa mache, louvri <a href=\"https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7</a></p>\n</div>\n</body></html>\n",
-                     *               "id": "msg_01a228cc521c7437ac0acb6880376dd4",
-                     *               "invoiceId": "inv_01a228cc51e771a29fac5d184a45909a",
+                     *               "html": "<!DOCTYPE html>\n<html lang=\"ht\"><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31.</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Peye kounye a</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">Si bouton an pa mache, louvri <a href=\"https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486</a></p>\n</div>\n</body></html>\n",
+                     *               "id": "msg_01a22a0ec83a7126ace3a558f66ecad2",
+                     *               "invoiceId": "inv_01a22a0ec82e77079b39b3de2fcd105d",
                      *               "language": "ht",
-                     *               "providerId": "sandbox_msg_01a228cc521c7437ac0acb6880376dd4",
+                     *               "providerId": "sandbox_msg_01a22a0ec83a7126ace3a558f66ecad2",
                      *               "sentAt": "2030-03-28T13:00:00.000Z",
                      *               "status": "sent",
                      *               "subject": "Raple: fakti INV-000001 Acme",
                      *               "template": "reminder",
-                     *               "text": "Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31.\n\nPeye kounye a: https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\n",
+                     *               "text": "Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31.\n\nPeye kounye a: https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486\n",
                      *               "to": "marie@example.ht",
                      *               "updatedAt": "2030-03-28T13:00:00.000Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228cc521c7437ac0acb6bdb65be2c",
+                     *           "id": "evt_01a22a0ec83b7679bfabde35eb66ca4c",
                      *           "livemode": false,
                      *           "type": "message.sent"
                      *         },
@@ -7493,24 +7499,24 @@ export interface operations {
                      *             "object": {
                      *               "attempts": 0,
                      *               "channel": "sms",
-                     *               "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *               "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                      *               "createdAt": "2030-03-28T13:00:00.000Z",
                      *               "failureReason": null,
                      *               "html": null,
-                     *               "id": "msg_01a228cc521c7437ac0acb674d80aff8",
-                     *               "invoiceId": "inv_01a228cc51e771a29fac5d184a45909a",
+                     *               "id": "msg_01a22a0ec83a7126ace3a5572199a5dd",
+                     *               "invoiceId": "inv_01a22a0ec82e77079b39b3de2fcd105d",
                      *               "language": "ht",
-                     *               "providerId": "sandbox_msg_01a228cc521c7437ac0acb674d80aff8",
+                     *               "providerId": "sandbox_msg_01a22a0ec83a7126ace3a5572199a5dd",
                      *               "sentAt": "2030-03-28T13:00:00.000Z",
                      *               "status": "delivered",
                      *               "subject": null,
                      *               "template": "reminder",
-                     *               "text": "Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31. Peye: https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7",
+                     *               "text": "Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31. Peye: https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486",
                      *               "to": "+50937005678",
                      *               "updatedAt": "2030-03-28T13:00:00.000Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228cc521c7437ac0acb6abfe3cfdc",
+                     *           "id": "evt_01a22a0ec83b7679bfabde348b9b8b25",
                      *           "livemode": false,
                      *           "type": "message.delivered"
                      *         },
@@ -7524,33 +7530,33 @@ export interface operations {
                      *             "object": {
                      *               "attempts": 0,
                      *               "channel": "sms",
-                     *               "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *               "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                      *               "createdAt": "2030-03-28T13:00:00.000Z",
                      *               "failureReason": null,
                      *               "html": null,
-                     *               "id": "msg_01a228cc521c7437ac0acb674d80aff8",
-                     *               "invoiceId": "inv_01a228cc51e771a29fac5d184a45909a",
+                     *               "id": "msg_01a22a0ec83a7126ace3a5572199a5dd",
+                     *               "invoiceId": "inv_01a22a0ec82e77079b39b3de2fcd105d",
                      *               "language": "ht",
-                     *               "providerId": "sandbox_msg_01a228cc521c7437ac0acb674d80aff8",
+                     *               "providerId": "sandbox_msg_01a22a0ec83a7126ace3a5572199a5dd",
                      *               "sentAt": "2030-03-28T13:00:00.000Z",
                      *               "status": "sent",
                      *               "subject": null,
                      *               "template": "reminder",
-                     *               "text": "Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31. Peye: https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7",
+                     *               "text": "Acme: raple, fakti INV-000001 (HTG 2650.00) dwe peye 2030-03-31. Peye: https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486",
                      *               "to": "+50937005678",
                      *               "updatedAt": "2030-03-28T13:00:00.000Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228cc521c7437ac0acb6938c9fc16",
+                     *           "id": "evt_01a22a0ec83b7679bfabde33834d9855",
                      *           "livemode": false,
                      *           "type": "message.sent"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
+                     *             "id": "key_01a22a0ec8067591a5634fc629a4d75b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T19:33:29.805Z",
+                     *           "createdAt": "2026-11-30T01:25:41.950Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7566,8 +7572,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T19:33:29.805Z",
-                     *               "id": "dsb_01a228cc564d71f09b2645063382a7e7",
+                     *               "createdAt": "2026-11-30T01:25:41.950Z",
+                     *               "id": "dsb_01a22a0ec9be71f2bd05543215fe230c",
                      *               "itemCount": 1,
                      *               "name": "Draft",
                      *               "rejectReason": null,
@@ -7575,19 +7581,19 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "10.00",
-                     *               "updatedAt": "2026-11-29T19:33:29.805Z"
+                     *               "updatedAt": "2026-11-30T01:25:41.950Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228cc564e7336aa8e0c926c85b74d",
+                     *           "id": "evt_01a22a0ec9be71f2bd055433082bbf90",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
+                     *             "id": "key_01a22a0ec8067591a5634fc629a4d75b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T19:33:29.802Z",
+                     *           "createdAt": "2026-11-30T01:25:41.948Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7603,28 +7609,28 @@ export interface operations {
                      *                 "rejected": 1,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T19:33:29.793Z",
-                     *               "id": "dsb_01a228cc564175b2b5c4f28b801543ee",
+                     *               "createdAt": "2026-11-30T01:25:41.944Z",
+                     *               "id": "dsb_01a22a0ec9b877678411100ba4deef22",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": "Wrong month",
                      *               "source": "csv",
                      *               "status": "rejected",
-                     *               "submittedAt": "2026-11-29T19:33:29.798Z",
+                     *               "submittedAt": "2026-11-30T01:25:41.946Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T19:33:29.802Z"
+                     *               "updatedAt": "2026-11-30T01:25:41.948Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228cc564b7698a4688fee943f1308",
+                     *           "id": "evt_01a22a0ec9bd75cbafb4c14641be7157",
                      *           "livemode": false,
                      *           "type": "disbursement.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
+                     *             "id": "key_01a22a0ec8067591a5634fc629a4d75b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T19:33:29.802Z",
+                     *           "createdAt": "2026-11-30T01:25:41.948Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "rejected",
@@ -7635,28 +7641,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T19:33:29.798Z",
+                     *               "createdAt": "2026-11-30T01:25:41.946Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a228cc564175b2b5c4f28acd160532",
+                     *               "id": "pyt_01a22a0ec9b877678411100af05f282b",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T19:33:29.802Z",
+                     *               "updatedAt": "2026-11-30T01:25:41.948Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a228cc564a7050afa2c629cdba89dd",
+                     *           "id": "evt_01a22a0ec9bd75cbafb4c1445547a277",
                      *           "livemode": false,
                      *           "type": "payout.rejected"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
+                     *             "id": "key_01a22a0ec8067591a5634fc629a4d75b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T19:33:29.798Z",
+                     *           "createdAt": "2026-11-30T01:25:41.946Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7672,28 +7678,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T19:33:29.793Z",
-                     *               "id": "dsb_01a228cc564175b2b5c4f28b801543ee",
+                     *               "createdAt": "2026-11-30T01:25:41.944Z",
+                     *               "id": "dsb_01a22a0ec9b877678411100ba4deef22",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
                      *               "source": "csv",
                      *               "status": "pending_approval",
-                     *               "submittedAt": "2026-11-29T19:33:29.798Z",
+                     *               "submittedAt": "2026-11-30T01:25:41.946Z",
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T19:33:29.798Z"
+                     *               "updatedAt": "2026-11-30T01:25:41.946Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228cc5647704ea80e7c500cb3a65e",
+                     *           "id": "evt_01a22a0ec9bb70f983e91ad275e0fab8",
                      *           "livemode": false,
                      *           "type": "disbursement.submitted"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
+                     *             "id": "key_01a22a0ec8067591a5634fc629a4d75b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T19:33:29.798Z",
+                     *           "createdAt": "2026-11-30T01:25:41.946Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "pending",
@@ -7704,28 +7710,28 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T19:33:29.798Z",
+                     *               "createdAt": "2026-11-30T01:25:41.946Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a228cc564175b2b5c4f28acd160532",
+                     *               "id": "pyt_01a22a0ec9b877678411100af05f282b",
                      *               "memo": "April",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T19:33:29.798Z",
+                     *               "updatedAt": "2026-11-30T01:25:41.946Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a228cc5647704ea80e7c4e17e26f79",
+                     *           "id": "evt_01a22a0ec9ba7086b0a10ae454ced4b7",
                      *           "livemode": false,
                      *           "type": "payout.created"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
+                     *             "id": "key_01a22a0ec8067591a5634fc629a4d75b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T19:33:29.793Z",
+                     *           "createdAt": "2026-11-30T01:25:41.944Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
@@ -7741,8 +7747,8 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T19:33:29.793Z",
-                     *               "id": "dsb_01a228cc564175b2b5c4f28b801543ee",
+                     *               "createdAt": "2026-11-30T01:25:41.944Z",
+                     *               "id": "dsb_01a22a0ec9b877678411100ba4deef22",
                      *               "itemCount": 1,
                      *               "name": "April bonuses",
                      *               "rejectReason": null,
@@ -7750,10 +7756,10 @@ export interface operations {
                      *               "status": "draft",
                      *               "submittedAt": null,
                      *               "totalAmount": "40.00",
-                     *               "updatedAt": "2026-11-29T19:33:29.793Z"
+                     *               "updatedAt": "2026-11-30T01:25:41.944Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228cc564175b2b5c4f28c7e7bb5c4",
+                     *           "id": "evt_01a22a0ec9b971d6bd7a61dfcdcb2755",
                      *           "livemode": false,
                      *           "type": "disbursement.created"
                      *         },
@@ -7762,11 +7768,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T19:33:29.786Z",
+                     *           "createdAt": "2026-11-30T01:25:41.941Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T19:33:29.747Z",
+                     *               "approvedAt": "2026-11-30T01:25:41.929Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7778,19 +7784,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T19:33:29.720Z",
-                     *               "id": "dsb_01a228cc55f876389bb45a4210301391",
+                     *               "createdAt": "2026-11-30T01:25:41.926Z",
+                     *               "id": "dsb_01a22a0ec9a6707fac9ddeeb02b51c7e",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T19:33:29.739Z",
+                     *               "submittedAt": "2026-11-30T01:25:41.927Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T19:33:29.786Z"
+                     *               "updatedAt": "2026-11-30T01:25:41.941Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228cc563a752180f345d95aa25344",
+                     *           "id": "evt_01a22a0ec9b572d999d9e5138ea760e2",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -7799,7 +7805,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T19:33:29.782Z",
+                     *           "createdAt": "2026-11-30T01:25:41.940Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7809,48 +7815,48 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T19:33:29.756Z",
+                     *                   "createdAt": "2026-11-30T01:25:41.932Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a228cc561c7157b722f1ab0047f847",
+                     *                   "id": "att_01a22a0ec9ac7226b2872f9d562a26bc",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "fd1888ff1d8e8492b544438c365735cd722e09a6ecd1b5b593d4e5bd24c40ab8"
+                     *                   "txHash": "ffbf703901b047274402c1cd0aa4388c66ea232071ec1c1f2488b5f4f7bc9d46"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T19:33:29.777Z",
+                     *                   "createdAt": "2026-11-30T01:25:41.940Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a228cc563173a7bd4b3166e0d044f3",
+                     *                   "id": "att_01a22a0ec9b472eca71ec83e4c7efe6e",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "bf3cc250a514c43471c16bb7a2da0f65129869878862b7676e4cfa98fe398072"
+                     *                   "txHash": "70cb166fa0dbd17fa4f3bc053c57643563ac074a3f74966ca626f97d2f0050ce"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T19:33:29.739Z",
+                     *               "createdAt": "2026-11-30T01:25:41.927Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a228cc55f876389bb45a411a4768cf",
+                     *               "id": "pyt_01a22a0ec9a6707fac9ddeea55f25f6b",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T19:33:29.782Z",
+                     *               "updatedAt": "2026-11-30T01:25:41.940Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a228cc5636764b9ffae43d958f218c",
+                     *           "id": "evt_01a22a0ec9b572d999d9e5112f1fed49",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
+                     *             "id": "key_01a22a0ec8067591a5634fc629a4d75b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T19:33:29.774Z",
+                     *           "createdAt": "2026-11-30T01:25:41.938Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7860,30 +7866,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T19:33:29.756Z",
+                     *                   "createdAt": "2026-11-30T01:25:41.932Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a228cc561c7157b722f1ab0047f847",
+                     *                   "id": "att_01a22a0ec9ac7226b2872f9d562a26bc",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "fd1888ff1d8e8492b544438c365735cd722e09a6ecd1b5b593d4e5bd24c40ab8"
+                     *                   "txHash": "ffbf703901b047274402c1cd0aa4388c66ea232071ec1c1f2488b5f4f7bc9d46"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T19:33:29.739Z",
+                     *               "createdAt": "2026-11-30T01:25:41.927Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a228cc55f876389bb45a411a4768cf",
+                     *               "id": "pyt_01a22a0ec9a6707fac9ddeea55f25f6b",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T19:33:29.774Z",
+                     *               "updatedAt": "2026-11-30T01:25:41.938Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a228cc562f744084b61334112ff9b3",
+                     *           "id": "evt_01a22a0ec9b275aa9148ef5089b3a2e7",
                      *           "livemode": false,
                      *           "type": "payout.retried"
                      *         },
@@ -7892,11 +7898,11 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T19:33:29.767Z",
+                     *           "createdAt": "2026-11-30T01:25:41.936Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "150.00",
-                     *               "approvedAt": "2026-11-29T19:33:29.747Z",
+                     *               "approvedAt": "2026-11-30T01:25:41.929Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -7908,19 +7914,19 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 1
                      *               },
-                     *               "createdAt": "2026-11-29T19:33:29.720Z",
-                     *               "id": "dsb_01a228cc55f876389bb45a4210301391",
+                     *               "createdAt": "2026-11-30T01:25:41.926Z",
+                     *               "id": "dsb_01a22a0ec9a6707fac9ddeeb02b51c7e",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "partially_failed",
-                     *               "submittedAt": "2026-11-29T19:33:29.739Z",
+                     *               "submittedAt": "2026-11-30T01:25:41.927Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T19:33:29.767Z"
+                     *               "updatedAt": "2026-11-30T01:25:41.936Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228cc5627770d96c85731aba2cda0",
+                     *           "id": "evt_01a22a0ec9b1748dbe1a2fd620cfa420",
                      *           "livemode": false,
                      *           "type": "disbursement.partially_failed"
                      *         },
@@ -7929,7 +7935,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T19:33:29.765Z",
+                     *           "createdAt": "2026-11-30T01:25:41.935Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7939,30 +7945,30 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T19:33:29.756Z",
+                     *                   "createdAt": "2026-11-30T01:25:41.932Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a228cc561c7157b722f1ab0047f847",
+                     *                   "id": "att_01a22a0ec9ac7226b2872f9d562a26bc",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "fd1888ff1d8e8492b544438c365735cd722e09a6ecd1b5b593d4e5bd24c40ab8"
+                     *                   "txHash": "ffbf703901b047274402c1cd0aa4388c66ea232071ec1c1f2488b5f4f7bc9d46"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T19:33:29.739Z",
+                     *               "createdAt": "2026-11-30T01:25:41.927Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a228cc55f876389bb45a411a4768cf",
+                     *               "id": "pyt_01a22a0ec9a6707fac9ddeea55f25f6b",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T19:33:29.765Z",
+                     *               "updatedAt": "2026-11-30T01:25:41.935Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a228cc562670a6b9075b715f2f4dbe",
+                     *           "id": "evt_01a22a0ec9b0701faad1b05161ae4800",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
@@ -7971,7 +7977,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T19:33:29.765Z",
+                     *           "createdAt": "2026-11-30T01:25:41.935Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -7981,37 +7987,37 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T19:33:29.756Z",
+                     *                   "createdAt": "2026-11-30T01:25:41.932Z",
                      *                   "errorCode": null,
                      *                   "errorMessage": null,
-                     *                   "id": "att_01a228cc561c7157b722f1aa988e4688",
-                     *                   "ledgerSeq": 103,
-                     *                   "txHash": "0e735dc9d6fc9a30e79793b33ced31d3d7de37755e5e8a86837c5381914a3d6c"
+                     *                   "id": "att_01a22a0ec9ac7226b2872f9cd9aa534d",
+                     *                   "ledgerSeq": 38,
+                     *                   "txHash": "bce339f482a124aff2fef7bdd04513e750d066fb7ccde3f8d2b432200a20f3d0"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": {
                      *                 "email": "marie@example.ht",
                      *                 "firstName": "Marie",
-                     *                 "id": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *                 "id": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                      *                 "lastName": "Jean-Baptiste",
                      *                 "phoneNumber": "+50937005678",
                      *                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *               },
-                     *               "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
-                     *               "createdAt": "2026-11-29T19:33:29.739Z",
+                     *               "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
+                     *               "createdAt": "2026-11-30T01:25:41.927Z",
                      *               "execStatus": "sent",
                      *               "hold": null,
-                     *               "id": "pyt_01a228cc55f876389bb45a4049a97243",
+                     *               "id": "pyt_01a22a0ec9a6707fac9ddee9bae2c2fe",
                      *               "memo": null,
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T19:33:29.765Z",
+                     *               "updatedAt": "2026-11-30T01:25:41.935Z",
                      *               "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a228cc562670a6b9075b706bf326f8",
+                     *           "id": "evt_01a22a0ec9b0701faad1b0508086b04a",
                      *           "livemode": false,
                      *           "type": "payout.completed"
                      *         },
@@ -8020,7 +8026,7 @@ export interface operations {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "createdAt": "2026-11-29T19:33:29.761Z",
+                     *           "createdAt": "2026-11-30T01:25:41.933Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -8030,52 +8036,52 @@ export interface operations {
                      *               "attempts": [
                      *                 {
                      *                   "attemptNumber": 1,
-                     *                   "createdAt": "2026-11-29T19:33:28.925Z",
+                     *                   "createdAt": "2026-11-30T01:25:41.610Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a228cc52dd74f0aec9a4b660ba104f",
+                     *                   "id": "att_01a22a0ec86a76ab8c71b2307b28561e",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "325a14b70e6be56bc64ae6e2a128fe3bc5fe55739d25993dd5fd88a5663f8fee"
+                     *                   "txHash": "7db260d52240f6b4f7ba61a01fa335f913cf07043e3f6ed5d77da3c411ead6d2"
                      *                 },
                      *                 {
                      *                   "attemptNumber": 2,
-                     *                   "createdAt": "2026-11-29T19:33:29.760Z",
+                     *                   "createdAt": "2026-11-30T01:25:41.933Z",
                      *                   "errorCode": "op_underfunded",
                      *                   "errorMessage": "the source account cannot cover the amount",
-                     *                   "id": "att_01a228cc5620710b82558d5241734260",
+                     *                   "id": "att_01a22a0ec9ad728e97fb5b525c0a5883",
                      *                   "ledgerSeq": null,
-                     *                   "txHash": "a864617377a5f15ef346dcf37551e42da1a83e67790db3e398469c3192c2d909"
+                     *                   "txHash": "e0455edccae0aed705ff2b8b10a498b583020d08e2061a03d931e7496edc1c55"
                      *                 }
                      *               ],
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T19:33:28.912Z",
+                     *               "createdAt": "2026-11-30T01:25:41.608Z",
                      *               "execStatus": "failed",
                      *               "hold": null,
-                     *               "id": "pyt_01a228cc52d073d1a451263927285a03",
+                     *               "id": "pyt_01a22a0ec86873938f8d10749b0f8477",
                      *               "memo": "Loan 2232",
                      *               "type": "direct",
-                     *               "updatedAt": "2026-11-29T19:33:29.761Z",
+                     *               "updatedAt": "2026-11-30T01:25:41.933Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a228cc56217532a8725ce01bc017d8",
+                     *           "id": "evt_01a22a0ec9ae72a080ff58e157dcb1bb",
                      *           "livemode": false,
                      *           "type": "payout.failed"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
+                     *             "id": "key_01a22a0ec8067591a5634fc629a4d75b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T19:33:29.747Z",
+                     *           "createdAt": "2026-11-30T01:25:41.929Z",
                      *           "data": {
                      *             "object": {
                      *               "amountSent": "0.00",
-                     *               "approvedAt": "2026-11-29T19:33:29.747Z",
+                     *               "approvedAt": "2026-11-30T01:25:41.929Z",
                      *               "assetCode": "USDC",
                      *               "assetIssuer": "GBWWMPUFXSTS3NLHTO656DBMTVL3PVVBQZ3HM6Z3OYPOUDCE5IFZF25O",
                      *               "counts": {
@@ -8087,28 +8093,28 @@ export interface operations {
                      *                 "rejected": 0,
                      *                 "sent": 0
                      *               },
-                     *               "createdAt": "2026-11-29T19:33:29.720Z",
-                     *               "id": "dsb_01a228cc55f876389bb45a4210301391",
+                     *               "createdAt": "2026-11-30T01:25:41.926Z",
+                     *               "id": "dsb_01a22a0ec9a6707fac9ddeeb02b51c7e",
                      *               "itemCount": 2,
                      *               "name": "March stipends",
                      *               "rejectReason": null,
                      *               "source": "json",
                      *               "status": "approved",
-                     *               "submittedAt": "2026-11-29T19:33:29.739Z",
+                     *               "submittedAt": "2026-11-30T01:25:41.927Z",
                      *               "totalAmount": "225.25",
-                     *               "updatedAt": "2026-11-29T19:33:29.747Z"
+                     *               "updatedAt": "2026-11-30T01:25:41.929Z"
                      *             }
                      *           },
-                     *           "id": "evt_01a228cc5615746bac3c2b1153bdc356",
+                     *           "id": "evt_01a22a0ec9aa7105b1248e275d310558",
                      *           "livemode": false,
                      *           "type": "disbursement.approved"
                      *         },
                      *         {
                      *           "actor": {
-                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
+                     *             "id": "key_01a22a0ec8067591a5634fc629a4d75b",
                      *             "type": "api_key"
                      *           },
-                     *           "createdAt": "2026-11-29T19:33:29.747Z",
+                     *           "createdAt": "2026-11-30T01:25:41.929Z",
                      *           "data": {
                      *             "object": {
                      *               "approvalStatus": "approved",
@@ -8119,19 +8125,19 @@ export interface operations {
                      *               "cancelReason": null,
                      *               "client": null,
                      *               "clientId": null,
-                     *               "createdAt": "2026-11-29T19:33:29.739Z",
+                     *               "createdAt": "2026-11-30T01:25:41.927Z",
                      *               "execStatus": "pending",
                      *               "hold": null,
-                     *               "id": "pyt_01a228cc55f876389bb45a411a4768cf",
+                     *               "id": "pyt_01a22a0ec9a6707fac9ddeea55f25f6b",
                      *               "memo": "March",
                      *               "type": "disbursement",
-                     *               "updatedAt": "2026-11-29T19:33:29.747Z",
+                     *               "updatedAt": "2026-11-30T01:25:41.929Z",
                      *               "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *               "walletMemo": null,
                      *               "walletMemoType": null
                      *             }
                      *           },
-                     *           "id": "evt_01a228cc56147190b31dedae614ef32d",
+                     *           "id": "evt_01a22a0ec9aa7105b1248e2454b0df00",
                      *           "livemode": false,
                      *           "type": "payout.approved"
                      *         }
@@ -8255,7 +8261,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "actor": {
-                     *         "id": "key_01a228cc515e76acbaaa5e0292fab61d",
+                     *         "id": "key_01a22a0ec8067591a5634fc629a4d75b",
                      *         "type": "api_key"
                      *       },
                      *       "createdAt": "2030-03-28T13:00:00.000Z",
@@ -8269,14 +8275,14 @@ export interface operations {
                      *           "client": {
                      *             "email": "marie@example.ht",
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *             "id": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
-                     *           "createdAt": "2026-11-29T19:33:28.679Z",
+                     *           "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
+                     *           "createdAt": "2026-11-30T01:25:41.550Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a228cc51e771a29fac5d184a45909a",
+                     *           "id": "inv_01a22a0ec82e77079b39b3de2fcd105d",
                      *           "installments": [],
                      *           "invoiceNumber": "INV-000001",
                      *           "lineItems": [
@@ -8300,7 +8306,7 @@ export interface operations {
                      *           "paidAt": null,
                      *           "paymentLink": {
                      *             "expiresAt": null,
-                     *             "url": "https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7"
+                     *             "url": "https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486"
                      *           },
                      *           "reminder": {
                      *             "amountDue": "2650.00",
@@ -8309,26 +8315,26 @@ export interface operations {
                      *             "messages": [
                      *               {
                      *                 "channel": "sms",
-                     *                 "id": "msg_01a228cc521c7437ac0acb674d80aff8",
+                     *                 "id": "msg_01a22a0ec83a7126ace3a5572199a5dd",
                      *                 "status": "delivered"
                      *               },
                      *               {
                      *                 "channel": "email",
-                     *                 "id": "msg_01a228cc521c7437ac0acb6880376dd4",
+                     *                 "id": "msg_01a22a0ec83a7126ace3a558f66ecad2",
                      *                 "status": "delivered"
                      *               }
                      *             ],
                      *             "offsetDays": -3
                      *           },
-                     *           "sentAt": "2026-11-29T19:33:28.697Z",
+                     *           "sentAt": "2026-11-30T01:25:41.554Z",
                      *           "status": "sent",
                      *           "subtotal": "2650.00",
                      *           "tax": "0.00",
                      *           "total": "2650.00",
-                     *           "updatedAt": "2026-11-29T19:33:28.697Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.554Z"
                      *         }
                      *       },
-                     *       "id": "evt_01a228cc521c7437ac0acb6d7145614c",
+                     *       "id": "evt_01a22a0ec83b7679bfabde378ffc558f",
                      *       "livemode": false,
                      *       "type": "invoice.reminder_sent"
                      *     }
@@ -8470,16 +8476,17 @@ export interface operations {
                      *           "amount": "2650.00",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *             "id": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                      *             "lastName": "Jean-Baptiste"
                      *           },
-                     *           "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
-                     *           "createdAt": "2026-11-29T19:33:28.679Z",
+                     *           "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
+                     *           "createdAt": "2026-11-30T01:25:41.550Z",
                      *           "currency": "HTG",
                      *           "dueDate": "2030-03-31",
-                     *           "id": "inv_01a228cc51e771a29fac5d184a45909a",
+                     *           "id": "inv_01a22a0ec82e77079b39b3de2fcd105d",
                      *           "invoiceNumber": "INV-000001",
-                     *           "status": "sent"
+                     *           "status": "sent",
+                     *           "total": "2650.00"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -8596,7 +8603,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                 *       "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                  *       "currency": "HTG",
                  *       "dueDate": "2030-03-31",
                  *       "lineItems": [
@@ -8629,14 +8636,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *         "id": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
-                     *       "createdAt": "2026-11-29T19:33:28.679Z",
+                     *       "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
+                     *       "createdAt": "2026-11-30T01:25:41.550Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a228cc51e771a29fac5d184a45909a",
+                     *       "id": "inv_01a22a0ec82e77079b39b3de2fcd105d",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8653,14 +8660,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7"
+                     *         "url": "https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2500.00",
                      *       "tax": "0.00",
                      *       "total": "2500.00",
-                     *       "updatedAt": "2026-11-29T19:33:28.679Z"
+                     *       "updatedAt": "2026-11-30T01:25:41.550Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -8847,14 +8854,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *         "id": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
-                     *       "createdAt": "2026-11-29T19:33:28.679Z",
+                     *       "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
+                     *       "createdAt": "2026-11-30T01:25:41.550Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a228cc51e771a29fac5d184a45909a",
+                     *       "id": "inv_01a22a0ec82e77079b39b3de2fcd105d",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -8878,14 +8885,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7"
+                     *         "url": "https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486"
                      *       },
-                     *       "sentAt": "2026-11-29T19:33:28.697Z",
+                     *       "sentAt": "2026-11-30T01:25:41.554Z",
                      *       "status": "sent",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T19:33:28.697Z"
+                     *       "updatedAt": "2026-11-30T01:25:41.554Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -9025,14 +9032,14 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *         "id": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                      *         "lastName": "Jean-Baptiste"
                      *       },
-                     *       "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
-                     *       "createdAt": "2026-11-29T19:33:28.679Z",
+                     *       "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
+                     *       "createdAt": "2026-11-30T01:25:41.550Z",
                      *       "currency": "HTG",
                      *       "dueDate": "2030-03-31",
-                     *       "id": "inv_01a228cc51e771a29fac5d184a45909a",
+                     *       "id": "inv_01a22a0ec82e77079b39b3de2fcd105d",
                      *       "installments": [],
                      *       "invoiceNumber": "INV-000001",
                      *       "lineItems": [
@@ -9056,14 +9063,14 @@ export interface operations {
                      *       "paidAt": null,
                      *       "paymentLink": {
                      *         "expiresAt": null,
-                     *         "url": "https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7"
+                     *         "url": "https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486"
                      *       },
                      *       "sentAt": null,
                      *       "status": "draft",
                      *       "subtotal": "2650.00",
                      *       "tax": "0.00",
                      *       "total": "2650.00",
-                     *       "updatedAt": "2026-11-29T19:33:28.691Z"
+                     *       "updatedAt": "2026-11-30T01:25:41.553Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceView"];
@@ -9245,14 +9252,14 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amount": "25.00",
-                     *           "createdAt": "2026-11-29T19:33:28.795Z",
+                     *           "createdAt": "2026-11-30T01:25:41.587Z",
                      *           "createdBy": {
-                     *             "id": "key_01a228cc515e76acbaaa5e0292fab61d",
+                     *             "id": "key_01a22a0ec8067591a5634fc629a4d75b",
                      *             "type": "api_key"
                      *           },
                      *           "currency": "HTG",
-                     *           "id": "cn_01a228cc525c768eb8ba7832f01e46f9",
-                     *           "invoiceId": "inv_01a228cc523c722480986e9b50ac4a7b",
+                     *           "id": "cn_01a22a0ec85475b582127dc2d289bc61",
+                     *           "invoiceId": "inv_01a22a0ec84e72ec8732a22dd50bb3dd",
                      *           "lines": [],
                      *           "memo": "Late fee waived after the storm",
                      *           "number": "CN-000001",
@@ -9387,14 +9394,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "amount": "25.00",
-                     *       "createdAt": "2026-11-29T19:33:28.795Z",
+                     *       "createdAt": "2026-11-30T01:25:41.587Z",
                      *       "createdBy": {
-                     *         "id": "key_01a228cc515e76acbaaa5e0292fab61d",
+                     *         "id": "key_01a22a0ec8067591a5634fc629a4d75b",
                      *         "type": "api_key"
                      *       },
                      *       "currency": "HTG",
-                     *       "id": "cn_01a228cc525c768eb8ba7832f01e46f9",
-                     *       "invoiceId": "inv_01a228cc523c722480986e9b50ac4a7b",
+                     *       "id": "cn_01a22a0ec85475b582127dc2d289bc61",
+                     *       "invoiceId": "inv_01a22a0ec84e72ec8732a22dd50bb3dd",
                      *       "lines": [],
                      *       "memo": "Late fee waived after the storm",
                      *       "number": "CN-000001",
@@ -9602,22 +9609,22 @@ export interface operations {
                     /**
                      * @example {
                      *       "amount": "25.00",
-                     *       "createdAt": "2026-11-29T19:33:28.795Z",
+                     *       "createdAt": "2026-11-30T01:25:41.587Z",
                      *       "createdBy": {
-                     *         "id": "key_01a228cc515e76acbaaa5e0292fab61d",
+                     *         "id": "key_01a22a0ec8067591a5634fc629a4d75b",
                      *         "type": "api_key"
                      *       },
                      *       "currency": "HTG",
-                     *       "id": "cn_01a228cc525c768eb8ba7832f01e46f9",
-                     *       "invoiceId": "inv_01a228cc523c722480986e9b50ac4a7b",
+                     *       "id": "cn_01a22a0ec85475b582127dc2d289bc61",
+                     *       "invoiceId": "inv_01a22a0ec84e72ec8732a22dd50bb3dd",
                      *       "lines": [],
                      *       "memo": "Late fee waived after the storm",
                      *       "number": "CN-000001",
                      *       "reason": "waiver",
                      *       "status": "void",
-                     *       "voidedAt": "2026-11-29T19:33:28.803Z",
+                     *       "voidedAt": "2026-11-30T01:25:41.589Z",
                      *       "voidedBy": {
-                     *         "id": "key_01a228cc515e76acbaaa5e0292fab61d",
+                     *         "id": "key_01a22a0ec8067591a5634fc629a4d75b",
                      *         "type": "api_key"
                      *       }
                      *     }
@@ -9823,16 +9830,16 @@ export interface operations {
                      *         {
                      *           "amount": "2650.00",
                      *           "currency": "HTG",
-                     *           "id": "ipy_01a228cc523772d2a76699405e5f7b14",
-                     *           "invoiceId": "inv_01a228cc51e771a29fac5d184a45909a",
+                     *           "id": "ipy_01a22a0ec84a75749520127125627d1a",
+                     *           "invoiceId": "inv_01a22a0ec82e77079b39b3de2fcd105d",
                      *           "method": "stellar",
-                     *           "paidAt": "2026-11-29T19:33:28.744Z",
-                     *           "recordedAt": "2026-11-29T19:33:28.758Z",
+                     *           "paidAt": "2026-11-30T01:25:41.565Z",
+                     *           "recordedAt": "2026-11-30T01:25:41.578Z",
                      *           "recordedBy": {
                      *             "id": "worker",
                      *             "type": "system"
                      *           },
-                     *           "reference": "524977243e6786e09bc2f4564cd4b9160a48da11efd5646737a5b0b093dd6c86",
+                     *           "reference": "95e2377ac95859a8faa567cf9362b679fe907e5266222166e7638965ceeeb9ff",
                      *           "reversalReason": null,
                      *           "reversedAt": null
                      *         }
@@ -9989,13 +9996,13 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a228cc524870af892b220a548dee75",
-                     *       "invoiceId": "inv_01a228cc523c722480986e9b50ac4a7b",
+                     *       "id": "ipy_01a22a0ec850702182a87ab993122cdd",
+                     *       "invoiceId": "inv_01a22a0ec84e72ec8732a22dd50bb3dd",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T19:33:28.775Z",
+                     *       "recordedAt": "2026-11-30T01:25:41.584Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a228cc515e76acbaaa5e0292fab61d",
+                     *         "id": "key_01a22a0ec8067591a5634fc629a4d75b",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
@@ -10211,18 +10218,18 @@ export interface operations {
                      * @example {
                      *       "amount": "40.00",
                      *       "currency": "HTG",
-                     *       "id": "ipy_01a228cc524870af892b220a548dee75",
-                     *       "invoiceId": "inv_01a228cc523c722480986e9b50ac4a7b",
+                     *       "id": "ipy_01a22a0ec850702182a87ab993122cdd",
+                     *       "invoiceId": "inv_01a22a0ec84e72ec8732a22dd50bb3dd",
                      *       "method": "cash",
                      *       "paidAt": "2026-11-28T19:30:00.000Z",
-                     *       "recordedAt": "2026-11-29T19:33:28.775Z",
+                     *       "recordedAt": "2026-11-30T01:25:41.584Z",
                      *       "recordedBy": {
-                     *         "id": "key_01a228cc515e76acbaaa5e0292fab61d",
+                     *         "id": "key_01a22a0ec8067591a5634fc629a4d75b",
                      *         "type": "api_key"
                      *       },
                      *       "reference": "REC-2026-0042",
                      *       "reversalReason": "Counted twice: the branch entered the receipt again",
-                     *       "reversedAt": "2026-11-29T19:33:28.789Z"
+                     *       "reversedAt": "2026-11-30T01:25:41.586Z"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoicePaymentView"];
@@ -10437,12 +10444,12 @@ export interface operations {
                      *       "messages": [
                      *         {
                      *           "channel": "email",
-                     *           "id": "msg_01a228cc51f971dda6d885cde5257075",
+                     *           "id": "msg_01a22a0ec83270a0b025cbd807648eb8",
                      *           "status": "delivered"
                      *         },
                      *         {
                      *           "channel": "sms",
-                     *           "id": "msg_01a228cc51f971dda6d885cef1a7c090",
+                     *           "id": "msg_01a22a0ec83270a0b025cbd9da1eee68",
                      *           "status": "delivered"
                      *         }
                      *       ],
@@ -10656,7 +10663,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "amount": "100.00",
-                     *           "at": "2026-11-29T19:33:28.764Z",
+                     *           "at": "2026-11-30T01:25:41.582Z",
                      *           "balance": "100.00",
                      *           "method": null,
                      *           "reference": null,
@@ -10665,72 +10672,72 @@ export interface operations {
                      *         },
                      *         {
                      *           "amount": "-40.00",
-                     *           "at": "2026-11-29T19:33:28.775Z",
+                     *           "at": "2026-11-30T01:25:41.584Z",
                      *           "balance": "60.00",
                      *           "method": "cash",
                      *           "reference": "REC-2026-0042",
-                     *           "sourceId": "ipy_01a228cc524870af892b220a548dee75",
+                     *           "sourceId": "ipy_01a22a0ec850702182a87ab993122cdd",
                      *           "type": "payment"
                      *         },
                      *         {
                      *           "amount": "40.00",
-                     *           "at": "2026-11-29T19:33:28.789Z",
+                     *           "at": "2026-11-30T01:25:41.586Z",
                      *           "balance": "100.00",
                      *           "method": "cash",
                      *           "reference": "Counted twice: the branch entered the receipt again",
-                     *           "sourceId": "ipy_01a228cc524870af892b220a548dee75",
+                     *           "sourceId": "ipy_01a22a0ec850702182a87ab993122cdd",
                      *           "type": "payment_reversed"
                      *         },
                      *         {
                      *           "amount": "-25.00",
-                     *           "at": "2026-11-29T19:33:28.795Z",
+                     *           "at": "2026-11-30T01:25:41.587Z",
                      *           "balance": "75.00",
                      *           "method": null,
                      *           "reference": "CN-000001",
-                     *           "sourceId": "cn_01a228cc525c768eb8ba7832f01e46f9",
+                     *           "sourceId": "cn_01a22a0ec85475b582127dc2d289bc61",
                      *           "type": "credit_note"
                      *         },
                      *         {
                      *           "amount": "25.00",
-                     *           "at": "2026-11-29T19:33:28.803Z",
+                     *           "at": "2026-11-30T01:25:41.589Z",
                      *           "balance": "100.00",
                      *           "method": null,
                      *           "reference": "CN-000001",
-                     *           "sourceId": "cn_01a228cc525c768eb8ba7832f01e46f9",
+                     *           "sourceId": "cn_01a22a0ec85475b582127dc2d289bc61",
                      *           "type": "credit_note_voided"
                      *         },
                      *         {
                      *           "amount": "-150.00",
-                     *           "at": "2026-11-29T19:33:28.811Z",
+                     *           "at": "2026-11-30T01:25:41.591Z",
                      *           "balance": "-50.00",
                      *           "method": "cash",
                      *           "reference": null,
-                     *           "sourceId": "ipy_01a228cc526b76139b693bd6686ba8e3",
+                     *           "sourceId": "ipy_01a22a0ec857763b881c6b2b13e79f05",
                      *           "type": "payment"
                      *         },
                      *         {
                      *           "amount": "50.00",
-                     *           "at": "2026-11-29T19:33:28.811Z",
+                     *           "at": "2026-11-30T01:25:41.591Z",
                      *           "balance": "0.00",
                      *           "method": null,
                      *           "reference": null,
-                     *           "sourceId": "cbt_01a228cc526b76139b693bd73f92311c",
+                     *           "sourceId": "cbt_01a22a0ec857763b881c6b2c318766b3",
                      *           "type": "to_credit_balance"
                      *         }
                      *       ],
-                     *       "invoiceId": "inv_01a228cc523c722480986e9b50ac4a7b"
+                     *       "invoiceId": "inv_01a22a0ec84e72ec8732a22dd50bb3dd"
                      *     }
                      */
                     "application/json": components["schemas"]["InvoiceStatement"];
                     /**
                      * @example at,type,amount,balance,sourceId,method,reference
-                     *     2026-11-29T19:33:28.764Z,invoiced,100.00,100.00,,,
-                     *     2026-11-29T19:33:28.775Z,payment,-40.00,60.00,ipy_01a228cc524870af892b220a548dee75,cash,REC-2026-0042
-                     *     2026-11-29T19:33:28.789Z,payment_reversed,40.00,100.00,ipy_01a228cc524870af892b220a548dee75,cash,Counted twice: the branch entered the receipt again
-                     *     2026-11-29T19:33:28.795Z,credit_note,-25.00,75.00,cn_01a228cc525c768eb8ba7832f01e46f9,,CN-000001
-                     *     2026-11-29T19:33:28.803Z,credit_note_voided,25.00,100.00,cn_01a228cc525c768eb8ba7832f01e46f9,,CN-000001
-                     *     2026-11-29T19:33:28.811Z,payment,-150.00,-50.00,ipy_01a228cc526b76139b693bd6686ba8e3,cash,
-                     *     2026-11-29T19:33:28.811Z,to_credit_balance,50.00,0.00,cbt_01a228cc526b76139b693bd73f92311c,,
+                     *     2026-11-30T01:25:41.582Z,invoiced,100.00,100.00,,,
+                     *     2026-11-30T01:25:41.584Z,payment,-40.00,60.00,ipy_01a22a0ec850702182a87ab993122cdd,cash,REC-2026-0042
+                     *     2026-11-30T01:25:41.586Z,payment_reversed,40.00,100.00,ipy_01a22a0ec850702182a87ab993122cdd,cash,Counted twice: the branch entered the receipt again
+                     *     2026-11-30T01:25:41.587Z,credit_note,-25.00,75.00,cn_01a22a0ec85475b582127dc2d289bc61,,CN-000001
+                     *     2026-11-30T01:25:41.589Z,credit_note_voided,25.00,100.00,cn_01a22a0ec85475b582127dc2d289bc61,,CN-000001
+                     *     2026-11-30T01:25:41.591Z,payment,-150.00,-50.00,ipy_01a22a0ec857763b881c6b2b13e79f05,cash,
+                     *     2026-11-30T01:25:41.591Z,to_credit_balance,50.00,0.00,cbt_01a22a0ec857763b881c6b2c318766b3,,
                      */
                     "text/csv": string;
                 };
@@ -11081,40 +11088,40 @@ export interface operations {
                      *         {
                      *           "attempts": 0,
                      *           "channel": "sms",
-                     *           "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
-                     *           "createdAt": "2026-11-29T19:33:28.697Z",
+                     *           "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
+                     *           "createdAt": "2026-11-30T01:25:41.554Z",
                      *           "failureReason": null,
                      *           "html": null,
-                     *           "id": "msg_01a228cc51f971dda6d885cef1a7c090",
-                     *           "invoiceId": "inv_01a228cc51e771a29fac5d184a45909a",
+                     *           "id": "msg_01a22a0ec83270a0b025cbd9da1eee68",
+                     *           "invoiceId": "inv_01a22a0ec82e77079b39b3de2fcd105d",
                      *           "language": "en",
-                     *           "providerId": "sandbox_msg_01a228cc51f971dda6d885cef1a7c090",
-                     *           "sentAt": "2026-11-29T19:33:28.697Z",
+                     *           "providerId": "sandbox_msg_01a22a0ec83270a0b025cbd9da1eee68",
+                     *           "sentAt": "2026-11-30T01:25:41.554Z",
                      *           "status": "delivered",
                      *           "subject": null,
                      *           "template": "invoice",
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486",
                      *           "to": "+50937005678",
-                     *           "updatedAt": "2026-11-29T19:33:28.697Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.554Z"
                      *         },
                      *         {
                      *           "attempts": 0,
                      *           "channel": "email",
-                     *           "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
-                     *           "createdAt": "2026-11-29T19:33:28.697Z",
+                     *           "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
+                     *           "createdAt": "2026-11-30T01:25:41.554Z",
                      *           "failureReason": null,
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a228cc51f971dda6d885cde5257075",
-                     *           "invoiceId": "inv_01a228cc51e771a29fac5d184a45909a",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a22a0ec83270a0b025cbd807648eb8",
+                     *           "invoiceId": "inv_01a22a0ec82e77079b39b3de2fcd105d",
                      *           "language": "en",
-                     *           "providerId": "sandbox_msg_01a228cc51f971dda6d885cde5257075",
-                     *           "sentAt": "2026-11-29T19:33:28.697Z",
+                     *           "providerId": "sandbox_msg_01a22a0ec83270a0b025cbd807648eb8",
+                     *           "sentAt": "2026-11-30T01:25:41.554Z",
                      *           "status": "delivered",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
                      *           "template": "invoice",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486\n",
                      *           "to": "marie@example.ht",
-                     *           "updatedAt": "2026-11-29T19:33:28.697Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.554Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -11237,21 +11244,21 @@ export interface operations {
                      * @example {
                      *       "attempts": 0,
                      *       "channel": "sms",
-                     *       "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
-                     *       "createdAt": "2026-11-29T19:33:28.697Z",
+                     *       "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
+                     *       "createdAt": "2026-11-30T01:25:41.554Z",
                      *       "failureReason": null,
                      *       "html": null,
-                     *       "id": "msg_01a228cc51f971dda6d885cef1a7c090",
-                     *       "invoiceId": "inv_01a228cc51e771a29fac5d184a45909a",
+                     *       "id": "msg_01a22a0ec83270a0b025cbd9da1eee68",
+                     *       "invoiceId": "inv_01a22a0ec82e77079b39b3de2fcd105d",
                      *       "language": "en",
-                     *       "providerId": "sandbox_msg_01a228cc51f971dda6d885cef1a7c090",
-                     *       "sentAt": "2026-11-29T19:33:28.697Z",
+                     *       "providerId": "sandbox_msg_01a22a0ec83270a0b025cbd9da1eee68",
+                     *       "sentAt": "2026-11-30T01:25:41.554Z",
                      *       "status": "delivered",
                      *       "subject": null,
                      *       "template": "invoice",
-                     *       "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7",
+                     *       "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486",
                      *       "to": "+50937005678",
-                     *       "updatedAt": "2026-11-29T19:33:28.697Z"
+                     *       "updatedAt": "2026-11-30T01:25:41.554Z"
                      *     }
                      */
                     "application/json": components["schemas"]["MessageView"];
@@ -11385,13 +11392,13 @@ export interface operations {
                      *         {
                      *           "amount": "500.00",
                      *           "amountPaid": "0.00",
-                     *           "createdAt": "2026-11-29T19:33:28.839Z",
+                     *           "createdAt": "2026-11-30T01:25:41.600Z",
                      *           "currency": "HTG",
                      *           "description": "Membership fee",
                      *           "expiresAt": null,
-                     *           "id": "pl_01a228cc528770db91bb6a7227f333e5",
+                     *           "id": "pl_01a22a0ec86075eba30a1704ffe3d7d9",
                      *           "status": "active",
-                     *           "url": "https://pay.lajan.test/pay/pi_42fce164bb2a7a8a453ddbf42a1803c9"
+                     *           "url": "https://pay.lajan.test/pay/pi_1211b56418686ec6b0d893820c31f3b2"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -11526,13 +11533,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T19:33:28.839Z",
+                     *       "createdAt": "2026-11-30T01:25:41.600Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a228cc528770db91bb6a7227f333e5",
+                     *       "id": "pl_01a22a0ec86075eba30a1704ffe3d7d9",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_42fce164bb2a7a8a453ddbf42a1803c9"
+                     *       "url": "https://pay.lajan.test/pay/pi_1211b56418686ec6b0d893820c31f3b2"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -11713,13 +11720,13 @@ export interface operations {
                      * @example {
                      *       "amount": "500.00",
                      *       "amountPaid": "0.00",
-                     *       "createdAt": "2026-11-29T19:33:28.839Z",
+                     *       "createdAt": "2026-11-30T01:25:41.600Z",
                      *       "currency": "HTG",
                      *       "description": "Membership fee",
                      *       "expiresAt": null,
-                     *       "id": "pl_01a228cc528770db91bb6a7227f333e5",
+                     *       "id": "pl_01a22a0ec86075eba30a1704ffe3d7d9",
                      *       "status": "active",
-                     *       "url": "https://pay.lajan.test/pay/pi_42fce164bb2a7a8a453ddbf42a1803c9"
+                     *       "url": "https://pay.lajan.test/pay/pi_1211b56418686ec6b0d893820c31f3b2"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentLinkView"];
@@ -11832,7 +11839,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "pl_01a228cc528770db91bb6a7227f333e5"
+                     *       "id": "pl_01a22a0ec86075eba30a1704ffe3d7d9"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -12007,9 +12014,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T19:33:29.697Z",
+                     *           "createdAt": "2026-11-30T01:25:41.922Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a228cc55e17052a1c7e510e8e3b805",
+                     *           "id": "pyt_01a22a0ec9a2718aafe0b91727b59c9a",
                      *           "memo": "Loan 2233",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -12020,14 +12027,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Lisa",
-                     *             "id": "cli_01a228cc531074c48242910d98efc2cb",
+                     *             "id": "cli_01a22a0ec879764f87a2d64a777bce93",
                      *             "lastName": "Jozèf",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a228cc531074c48242910d98efc2cb",
-                     *           "createdAt": "2026-11-29T19:33:29.099Z",
+                     *           "clientId": "cli_01a22a0ec879764f87a2d64a777bce93",
+                     *           "createdAt": "2026-11-30T01:25:41.679Z",
                      *           "execStatus": "awaiting_registration",
-                     *           "id": "pyt_01a228cc538b750aa65040553249a7d0",
+                     *           "id": "pyt_01a22a0ec8af734a8dabcf58885154f2",
                      *           "memo": null,
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -12038,14 +12045,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Ana",
-                     *             "id": "cli_01a228cc52f1771a94c24379571ca8ed",
+                     *             "id": "cli_01a22a0ec8737004abcecde6da24cadd",
                      *             "lastName": "Pyè",
                      *             "walletAccountId": null
                      *           },
-                     *           "clientId": "cli_01a228cc52f1771a94c24379571ca8ed",
-                     *           "createdAt": "2026-11-29T19:33:28.951Z",
+                     *           "clientId": "cli_01a22a0ec8737004abcecde6da24cadd",
+                     *           "createdAt": "2026-11-30T01:25:41.620Z",
                      *           "execStatus": "canceled",
-                     *           "id": "pyt_01a228cc52f773e0a7c05ee45f893399",
+                     *           "id": "pyt_01a22a0ec874736d9a9fe3a057d7100a",
                      *           "memo": "Loan 2240",
                      *           "type": "direct",
                      *           "walletAccountId": null
@@ -12056,9 +12063,9 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": null,
                      *           "clientId": null,
-                     *           "createdAt": "2026-11-29T19:33:28.912Z",
+                     *           "createdAt": "2026-11-30T01:25:41.608Z",
                      *           "execStatus": "pending",
-                     *           "id": "pyt_01a228cc52d073d1a451263927285a03",
+                     *           "id": "pyt_01a22a0ec86873938f8d10749b0f8477",
                      *           "memo": "Loan 2232",
                      *           "type": "direct",
                      *           "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG"
@@ -12069,14 +12076,14 @@ export interface operations {
                      *           "assetCode": "USDC",
                      *           "client": {
                      *             "firstName": "Marie",
-                     *             "id": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *             "id": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                      *             "lastName": "Jean-Baptiste",
                      *             "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *           },
-                     *           "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
-                     *           "createdAt": "2026-11-29T19:33:28.887Z",
+                     *           "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
+                     *           "createdAt": "2026-11-30T01:25:41.604Z",
                      *           "execStatus": "sent",
-                     *           "id": "pyt_01a228cc52b77174bbd26686b0e8f597",
+                     *           "id": "pyt_01a22a0ec864718e99bb2fc3dc4c0853",
                      *           "memo": "Loan 2231",
                      *           "type": "direct",
                      *           "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
@@ -12198,7 +12205,7 @@ export interface operations {
                  * @example {
                  *       "assetAmount": 125.5,
                  *       "assetCode": "USDC",
-                 *       "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
+                 *       "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                  *       "memo": "Loan 2231"
                  *     }
                  */
@@ -12222,19 +12229,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *         "id": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
-                     *       "createdAt": "2026-11-29T19:33:28.887Z",
+                     *       "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
+                     *       "createdAt": "2026-11-30T01:25:41.604Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a228cc52b77174bbd26686b0e8f597",
+                     *       "id": "pyt_01a22a0ec864718e99bb2fc3dc4c0853",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T19:33:28.887Z",
+                     *       "updatedAt": "2026-11-30T01:25:41.604Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12423,31 +12430,31 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T19:33:28.925Z",
+                     *           "createdAt": "2026-11-30T01:25:41.610Z",
                      *           "errorCode": null,
                      *           "errorMessage": null,
-                     *           "id": "att_01a228cc52dd74f0aec9a4b50b6a4312",
-                     *           "ledgerSeq": 20,
-                     *           "txHash": "cec586ecdb7dc83686dfa7bfba12cbc453b24efd595648ed38ecc0fc4d8aff4b"
+                     *           "id": "att_01a22a0ec86a76ab8c71b22f1e81ca6e",
+                     *           "ledgerSeq": 6,
+                     *           "txHash": "ac655d7a40d0496b644874b98801dbd3fa050cbd8b258b0d02adf23a40fb284b"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *         "id": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
-                     *       "createdAt": "2026-11-29T19:33:28.887Z",
+                     *       "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
+                     *       "createdAt": "2026-11-30T01:25:41.604Z",
                      *       "execStatus": "sent",
                      *       "hold": null,
-                     *       "id": "pyt_01a228cc52b77174bbd26686b0e8f597",
+                     *       "id": "pyt_01a22a0ec864718e99bb2fc3dc4c0853",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T19:33:28.934Z",
+                     *       "updatedAt": "2026-11-30T01:25:41.616Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12573,19 +12580,19 @@ export interface operations {
                      *       "client": {
                      *         "email": "marie@example.ht",
                      *         "firstName": "Marie",
-                     *         "id": "cli_01a228cc51a07795bef48a8cf7891446",
+                     *         "id": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
                      *         "lastName": "Jean-Baptiste",
                      *         "phoneNumber": "+50937005678",
                      *         "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H"
                      *       },
-                     *       "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
-                     *       "createdAt": "2026-11-29T19:33:28.887Z",
+                     *       "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
+                     *       "createdAt": "2026-11-30T01:25:41.604Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a228cc52b77174bbd26686b0e8f597",
+                     *       "id": "pyt_01a22a0ec864718e99bb2fc3dc4c0853",
                      *       "memo": "Loan 2231",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T19:33:28.906Z",
+                     *       "updatedAt": "2026-11-30T01:25:41.606Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12605,7 +12612,7 @@ export interface operations {
                      *       "code": "cannot_approve",
                      *       "error": "Bad Request",
                      *       "message": "Only payouts pending approval can be approved; this one is approved",
-                     *       "requestId": "17ffd6fb-d494-41b7-b1a6-fae3c04c5ad3",
+                     *       "requestId": "5d57cdfb-8d05-4cd0-8359-3024a4f5a66e",
                      *       "statusCode": 400
                      *     }
                      */
@@ -12780,19 +12787,19 @@ export interface operations {
                      *       "client": {
                      *         "email": null,
                      *         "firstName": "Ana",
-                     *         "id": "cli_01a228cc52f1771a94c24379571ca8ed",
+                     *         "id": "cli_01a22a0ec8737004abcecde6da24cadd",
                      *         "lastName": "Pyè",
                      *         "phoneNumber": "+50937000001",
                      *         "walletAccountId": null
                      *       },
-                     *       "clientId": "cli_01a228cc52f1771a94c24379571ca8ed",
-                     *       "createdAt": "2026-11-29T19:33:28.951Z",
+                     *       "clientId": "cli_01a22a0ec8737004abcecde6da24cadd",
+                     *       "createdAt": "2026-11-30T01:25:41.620Z",
                      *       "execStatus": "canceled",
                      *       "hold": null,
-                     *       "id": "pyt_01a228cc52f773e0a7c05ee45f893399",
+                     *       "id": "pyt_01a22a0ec874736d9a9fe3a057d7100a",
                      *       "memo": "Loan 2240",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T19:33:29.683Z",
+                     *       "updatedAt": "2026-11-30T01:25:41.921Z",
                      *       "walletAccountId": null,
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -12995,13 +13002,13 @@ export interface operations {
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T19:33:29.697Z",
+                     *       "createdAt": "2026-11-30T01:25:41.922Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a228cc55e17052a1c7e510e8e3b805",
+                     *       "id": "pyt_01a22a0ec9a2718aafe0b91727b59c9a",
                      *       "memo": "Loan 2233",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T19:33:29.706Z",
+                     *       "updatedAt": "2026-11-30T01:25:41.923Z",
                      *       "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -13210,24 +13217,24 @@ export interface operations {
                      *       "attempts": [
                      *         {
                      *           "attemptNumber": 1,
-                     *           "createdAt": "2026-11-29T19:33:28.925Z",
+                     *           "createdAt": "2026-11-30T01:25:41.610Z",
                      *           "errorCode": "op_underfunded",
                      *           "errorMessage": "the source account cannot cover the amount",
-                     *           "id": "att_01a228cc52dd74f0aec9a4b660ba104f",
+                     *           "id": "att_01a22a0ec86a76ab8c71b2307b28561e",
                      *           "ledgerSeq": null,
-                     *           "txHash": "325a14b70e6be56bc64ae6e2a128fe3bc5fe55739d25993dd5fd88a5663f8fee"
+                     *           "txHash": "7db260d52240f6b4f7ba61a01fa335f913cf07043e3f6ed5d77da3c411ead6d2"
                      *         }
                      *       ],
                      *       "cancelReason": null,
                      *       "client": null,
                      *       "clientId": null,
-                     *       "createdAt": "2026-11-29T19:33:28.912Z",
+                     *       "createdAt": "2026-11-30T01:25:41.608Z",
                      *       "execStatus": "pending",
                      *       "hold": null,
-                     *       "id": "pyt_01a228cc52d073d1a451263927285a03",
+                     *       "id": "pyt_01a22a0ec86873938f8d10749b0f8477",
                      *       "memo": "Loan 2232",
                      *       "type": "direct",
-                     *       "updatedAt": "2026-11-29T19:33:28.940Z",
+                     *       "updatedAt": "2026-11-30T01:25:41.618Z",
                      *       "walletAccountId": "GDBTUG54LQU7L2RPYD7BAPTOJNKY7BHBMPILSBKI45QBZOEDYXX7SZHG",
                      *       "walletMemo": null,
                      *       "walletMemoType": null
@@ -13408,7 +13415,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GBEJYJ67WBFEBHANNWC4KHMI46QUDKRPC6J5XXSLBRNRTZI2BNU5DEIE",
+                     *       "account": "GAL4DNIHDPAD3DUJQIQVVFY3CVFQLDDM6S5FP2ZUCLIFPVAE52QLXFKS",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -13539,7 +13546,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "account": "GBEJYJ67WBFEBHANNWC4KHMI46QUDKRPC6J5XXSLBRNRTZI2BNU5DEIE",
+                     *       "account": "GAL4DNIHDPAD3DUJQIQVVFY3CVFQLDDM6S5FP2ZUCLIFPVAE52QLXFKS",
                      *       "data": [
                      *         {
                      *           "assetCode": "EURC",
@@ -13765,12 +13772,12 @@ export interface operations {
                      *           "messages": [
                      *             {
                      *               "channel": "sms",
-                     *               "id": "msg_01a228cc521c7437ac0acb674d80aff8",
+                     *               "id": "msg_01a22a0ec83a7126ace3a5572199a5dd",
                      *               "status": "delivered"
                      *             },
                      *             {
                      *               "channel": "email",
-                     *               "id": "msg_01a228cc521c7437ac0acb6880376dd4",
+                     *               "id": "msg_01a22a0ec83a7126ace3a558f66ecad2",
                      *               "status": "delivered"
                      *             }
                      *           ],
@@ -13995,40 +14002,40 @@ export interface operations {
                      *         {
                      *           "attempts": 0,
                      *           "channel": "sms",
-                     *           "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
-                     *           "createdAt": "2026-11-29T19:33:28.697Z",
+                     *           "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
+                     *           "createdAt": "2026-11-30T01:25:41.554Z",
                      *           "failureReason": null,
                      *           "html": null,
-                     *           "id": "msg_01a228cc51f971dda6d885cef1a7c090",
-                     *           "invoiceId": "inv_01a228cc51e771a29fac5d184a45909a",
+                     *           "id": "msg_01a22a0ec83270a0b025cbd9da1eee68",
+                     *           "invoiceId": "inv_01a22a0ec82e77079b39b3de2fcd105d",
                      *           "language": "en",
-                     *           "providerId": "sandbox_msg_01a228cc51f971dda6d885cef1a7c090",
-                     *           "sentAt": "2026-11-29T19:33:28.697Z",
+                     *           "providerId": "sandbox_msg_01a22a0ec83270a0b025cbd9da1eee68",
+                     *           "sentAt": "2026-11-30T01:25:41.554Z",
                      *           "status": "delivered",
                      *           "subject": null,
                      *           "template": "invoice",
-                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7",
+                     *           "text": "Acme: invoice INV-000001, HTG 2650.00 due 2030-03-31. Pay: https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486",
                      *           "to": "+50937005678",
-                     *           "updatedAt": "2026-11-29T19:33:28.697Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.554Z"
                      *         },
                      *         {
                      *           "attempts": 0,
                      *           "channel": "email",
-                     *           "clientId": "cli_01a228cc51a07795bef48a8cf7891446",
-                     *           "createdAt": "2026-11-29T19:33:28.697Z",
+                     *           "clientId": "cli_01a22a0ec823776ab8fd040cd2b6f62d",
+                     *           "createdAt": "2026-11-30T01:25:41.554Z",
                      *           "failureReason": null,
-                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7</a></p>\n</div>\n</body></html>\n",
-                     *           "id": "msg_01a228cc51f971dda6d885cde5257075",
-                     *           "invoiceId": "inv_01a228cc51e771a29fac5d184a45909a",
+                     *           "html": "<!DOCTYPE html>\n<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n<div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n<p style=\"margin:0 0 16px;font-size:16px;\">Acme sent you invoice <strong>INV-000001</strong>.</p>\n<table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td><td style=\"padding:4px 0;text-align:right;font-weight:bold;\">HTG 2650.00</td></tr>\n<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td><td style=\"padding:4px 0;text-align:right;\">2030-03-31</td></tr>\n</table>\n<p style=\"margin:16px 0 0;color:#3e4c59;\">Thank you for your payment</p>\n<p style=\"margin:24px 0;text-align:center;\"><a href=\"https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486\" style=\"display:inline-block;padding:12px 28px;background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open <a href=\"https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486\" style=\"color:#0b6e4f;\">https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486</a></p>\n</div>\n</body></html>\n",
+                     *           "id": "msg_01a22a0ec83270a0b025cbd807648eb8",
+                     *           "invoiceId": "inv_01a22a0ec82e77079b39b3de2fcd105d",
                      *           "language": "en",
-                     *           "providerId": "sandbox_msg_01a228cc51f971dda6d885cde5257075",
-                     *           "sentAt": "2026-11-29T19:33:28.697Z",
+                     *           "providerId": "sandbox_msg_01a22a0ec83270a0b025cbd807648eb8",
+                     *           "sentAt": "2026-11-30T01:25:41.554Z",
                      *           "status": "delivered",
                      *           "subject": "Invoice INV-000001 from Acme: HTG 2650.00 due 2030-03-31",
                      *           "template": "invoice",
-                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_5671368d9b7ca7fe3baacf0d254574c7\n",
+                     *           "text": "Acme sent you invoice INV-000001.\n\nAmount due: HTG 2650.00\nDue date: 2030-03-31\n\nThank you for your payment\n\nPay now: https://pay.lajan.test/pay/pi_0b4816871755c4f9e2053b3009087486\n",
                      *           "to": "marie@example.ht",
-                     *           "updatedAt": "2026-11-29T19:33:28.697Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.554Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -14161,18 +14168,18 @@ export interface operations {
                      * @example {
                      *       "amount": "2650.00",
                      *       "assetCode": "HTG",
-                     *       "destinationAccount": "GBEJYJ67WBFEBHANNWC4KHMI46QUDKRPC6J5XXSLBRNRTZI2BNU5DEIE",
-                     *       "id": "lp_01a228cc5228714ea52f49a37521a3a1",
+                     *       "destinationAccount": "GAL4DNIHDPAD3DUJQIQVVFY3CVFQLDDM6S5FP2ZUCLIFPVAE52QLXFKS",
+                     *       "id": "lp_01a22a0ec83d762786c6895658d6fd57",
                      *       "ledgerSeq": 2,
-                     *       "memo": "LJDVKBNW5DD03K",
+                     *       "memo": "LJFVJJP0XDSV1W",
                      *       "paymentIntent": {
                      *         "amount": "2650.00",
                      *         "amountReceived": "2650.00",
-                     *         "id": "pi_5671368d9b7ca7fe3baacf0d254574c7",
+                     *         "id": "pi_0b4816871755c4f9e2053b3009087486",
                      *         "status": "paid"
                      *       },
                      *       "sourceAccount": "GA55KXROFPGBL4UMSLD2CLFUOL3ZWNOOZ66SKBGPPUCUZYGWYGV7DAPR",
-                     *       "txHash": "524977243e6786e09bc2f4564cd4b9160a48da11efd5646737a5b0b093dd6c86"
+                     *       "txHash": "95e2377ac95859a8faa567cf9362b679fe907e5266222166e7638965ceeeb9ff"
                      *     }
                      */
                     "application/json": components["schemas"]["SandboxPaymentView"];
@@ -14701,19 +14708,19 @@ export interface operations {
                      *       "changes": {
                      *         "requireDistinctApprover": false
                      *       },
-                     *       "decidedAt": "2026-11-29T19:33:29.927Z",
+                     *       "decidedAt": "2026-11-30T01:25:41.975Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a228cc515e76acbaaa5e0292fab61d",
+                     *         "id": "key_01a22a0ec8067591a5634fc629a4d75b",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T19:33:29.915Z",
-                     *       "id": "stc_01a228cc56bc74728702f79fe8cc1112",
+                     *       "expiresAt": "2026-12-03T01:25:41.973Z",
+                     *       "id": "stc_01a22a0ec9d67675bb4c5b1f974a432a",
                      *       "previous": {
                      *         "requireDistinctApprover": true
                      *       },
-                     *       "requestedAt": "2026-11-29T19:33:29.915Z",
+                     *       "requestedAt": "2026-11-30T01:25:41.973Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a228cc5696750ab759a5d4e01e021f",
+                     *         "id": "key_01a22a0ec9d17392846523da82cfcd5b",
                      *         "type": "api_key"
                      *       },
                      *       "status": "cancelled"
@@ -14902,19 +14909,19 @@ export interface operations {
                      *       "changes": {
                      *         "payoutApprovalRequired": false
                      *       },
-                     *       "decidedAt": "2026-11-29T19:33:29.901Z",
+                     *       "decidedAt": "2026-11-30T01:25:41.971Z",
                      *       "decidedBy": {
-                     *         "id": "key_01a228cc515e76acbaaa5e0292fab61d",
+                     *         "id": "key_01a22a0ec8067591a5634fc629a4d75b",
                      *         "type": "api_key"
                      *       },
-                     *       "expiresAt": "2026-12-02T19:33:29.883Z",
-                     *       "id": "stc_01a228cc569b72cfbfaba624b09b18b4",
+                     *       "expiresAt": "2026-12-03T01:25:41.970Z",
+                     *       "id": "stc_01a22a0ec9d2776793b7aceaca18ece2",
                      *       "previous": {
                      *         "payoutApprovalRequired": true
                      *       },
-                     *       "requestedAt": "2026-11-29T19:33:29.883Z",
+                     *       "requestedAt": "2026-11-30T01:25:41.970Z",
                      *       "requestedBy": {
-                     *         "id": "key_01a228cc5696750ab759a5d4e01e021f",
+                     *         "id": "key_01a22a0ec9d17392846523da82cfcd5b",
                      *         "type": "api_key"
                      *       },
                      *       "status": "confirmed"
@@ -15117,16 +15124,16 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "createdAt": "2026-11-29T19:33:28.597Z",
+                     *           "createdAt": "2026-11-30T01:25:41.536Z",
                      *           "description": "Accounting system",
                      *           "enabled": true,
                      *           "events": [
                      *             "invoice.*",
                      *             "payout.*"
                      *           ],
-                     *           "id": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *           "updatedAt": "2026-11-29T19:33:28.597Z",
-                     *           "url": "http://127.0.0.1:39477/lajan/webhooks"
+                     *           "id": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *           "updatedAt": "2026-11-30T01:25:41.536Z",
+                     *           "url": "http://127.0.0.1:39979/lajan/webhooks"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -15248,7 +15255,7 @@ export interface operations {
                  *         "invoice.*",
                  *         "payout.*"
                  *       ],
-                 *       "url": "http://127.0.0.1:39477/lajan/webhooks"
+                 *       "url": "http://127.0.0.1:39979/lajan/webhooks"
                  *     }
                  */
                 "application/json": components["schemas"]["CreateWebhookEndpoint"];
@@ -15263,17 +15270,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T19:33:28.597Z",
+                     *       "createdAt": "2026-11-30T01:25:41.536Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *       "secret": "whsec_Vi2jNxdveZ+Qc3n3FKbNC4bud0x5pxqWTLnkI85HBE4=",
-                     *       "updatedAt": "2026-11-29T19:33:28.597Z",
-                     *       "url": "http://127.0.0.1:39477/lajan/webhooks"
+                     *       "id": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *       "secret": "whsec_KTveDmjGs4S7YD2sJEigLukgxaa4HjU3jkR54hzltqg=",
+                     *       "updatedAt": "2026-11-30T01:25:41.536Z",
+                     *       "url": "http://127.0.0.1:39979/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -15452,16 +15459,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T19:33:28.597Z",
+                     *       "createdAt": "2026-11-30T01:25:41.536Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *       "updatedAt": "2026-11-29T19:33:28.597Z",
-                     *       "url": "http://127.0.0.1:39477/lajan/webhooks"
+                     *       "id": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *       "updatedAt": "2026-11-30T01:25:41.536Z",
+                     *       "url": "http://127.0.0.1:39979/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -15584,15 +15591,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T19:33:28.597Z",
+                     *       "createdAt": "2026-11-30T01:25:41.536Z",
                      *       "description": "Accounting system (all events)",
                      *       "enabled": true,
                      *       "events": [
                      *         "*"
                      *       ],
-                     *       "id": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *       "updatedAt": "2026-11-29T19:33:29.867Z",
-                     *       "url": "http://127.0.0.1:39477/lajan/webhooks"
+                     *       "id": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *       "updatedAt": "2026-11-30T01:25:41.968Z",
+                     *       "url": "http://127.0.0.1:39979/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpointView"];
@@ -15772,7 +15779,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "deleted": true,
-                     *       "id": "we_01a228cc519574ec803d36fd9f4c6699"
+                     *       "id": "we_01a22a0ec82075e486050a1b71a1e945"
                      *     }
                      */
                     "application/json": components["schemas"]["Deleted"];
@@ -15927,222 +15934,222 @@ export interface operations {
                      *         {
                      *           "attemptCount": 0,
                      *           "createdAt": "2030-03-28T13:00:00.000Z",
-                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *           "eventId": "evt_01a228cc521c7437ac0acb6d7145614c",
+                     *           "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *           "eventId": "evt_01a22a0ec83b7679bfabde378ffc558f",
                      *           "eventType": "invoice.reminder_sent",
-                     *           "id": "whd_01a228cc521c7437ac0acb6e3fdeedb0",
+                     *           "id": "whd_01a22a0ec83b7679bfabde3832c0f8e6",
                      *           "nextAttemptAt": "2030-03-28T13:00:00.000Z",
                      *           "status": "pending",
                      *           "updatedAt": "2030-03-28T13:00:00.000Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T19:33:29.813Z",
-                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *           "eventId": "evt_01a228cc565574dc9d8f850dc8e83303",
+                     *           "createdAt": "2026-11-30T01:25:41.954Z",
+                     *           "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *           "eventId": "evt_01a22a0ec9c2766dabaaa282f2df99e4",
                      *           "eventType": "webhook_endpoint.test",
-                     *           "id": "whd_01a228cc565574dc9d8f850e47f93fd2",
-                     *           "nextAttemptAt": "2026-11-29T19:33:29.813Z",
+                     *           "id": "whd_01a22a0ec9c2766dabaaa283fe4e0c73",
+                     *           "nextAttemptAt": "2026-11-30T01:25:41.954Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T19:33:29.813Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.954Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T19:33:29.802Z",
-                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *           "eventId": "evt_01a228cc564a7050afa2c629cdba89dd",
+                     *           "createdAt": "2026-11-30T01:25:41.948Z",
+                     *           "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *           "eventId": "evt_01a22a0ec9bd75cbafb4c1445547a277",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a228cc564a7050afa2c62a5ca6c432",
-                     *           "nextAttemptAt": "2026-11-29T19:33:29.802Z",
+                     *           "id": "whd_01a22a0ec9bd75cbafb4c145aa7608c5",
+                     *           "nextAttemptAt": "2026-11-30T01:25:41.948Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T19:33:29.802Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.948Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T19:33:29.798Z",
-                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *           "eventId": "evt_01a228cc5647704ea80e7c4e17e26f79",
+                     *           "createdAt": "2026-11-30T01:25:41.946Z",
+                     *           "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *           "eventId": "evt_01a22a0ec9ba7086b0a10ae454ced4b7",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a228cc5647704ea80e7c4f89aff9f5",
-                     *           "nextAttemptAt": "2026-11-29T19:33:29.798Z",
+                     *           "id": "whd_01a22a0ec9bb70f983e91ad17826c222",
+                     *           "nextAttemptAt": "2026-11-30T01:25:41.946Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T19:33:29.798Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.946Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T19:33:29.782Z",
-                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *           "eventId": "evt_01a228cc5636764b9ffae43d958f218c",
+                     *           "createdAt": "2026-11-30T01:25:41.940Z",
+                     *           "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *           "eventId": "evt_01a22a0ec9b572d999d9e5112f1fed49",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a228cc5636764b9ffae43ee2376ff7",
-                     *           "nextAttemptAt": "2026-11-29T19:33:29.782Z",
+                     *           "id": "whd_01a22a0ec9b572d999d9e5128695a4fe",
+                     *           "nextAttemptAt": "2026-11-30T01:25:41.940Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T19:33:29.782Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.940Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T19:33:29.774Z",
-                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *           "eventId": "evt_01a228cc562f744084b61334112ff9b3",
+                     *           "createdAt": "2026-11-30T01:25:41.938Z",
+                     *           "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *           "eventId": "evt_01a22a0ec9b275aa9148ef5089b3a2e7",
                      *           "eventType": "payout.retried",
-                     *           "id": "whd_01a228cc562f744084b61335b8eac420",
-                     *           "nextAttemptAt": "2026-11-29T19:33:29.774Z",
+                     *           "id": "whd_01a22a0ec9b275aa9148ef51d81d5bd0",
+                     *           "nextAttemptAt": "2026-11-30T01:25:41.938Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T19:33:29.774Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.938Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T19:33:29.765Z",
-                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *           "eventId": "evt_01a228cc562670a6b9075b715f2f4dbe",
+                     *           "createdAt": "2026-11-30T01:25:41.935Z",
+                     *           "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *           "eventId": "evt_01a22a0ec9b0701faad1b05161ae4800",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a228cc562670a6b9075b73b570c921",
-                     *           "nextAttemptAt": "2026-11-29T19:33:29.765Z",
+                     *           "id": "whd_01a22a0ec9b0701faad1b05309811165",
+                     *           "nextAttemptAt": "2026-11-30T01:25:41.935Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T19:33:29.765Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.935Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T19:33:29.765Z",
-                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *           "eventId": "evt_01a228cc562670a6b9075b706bf326f8",
+                     *           "createdAt": "2026-11-30T01:25:41.935Z",
+                     *           "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *           "eventId": "evt_01a22a0ec9b0701faad1b0508086b04a",
                      *           "eventType": "payout.completed",
-                     *           "id": "whd_01a228cc562670a6b9075b72ec0c2cbf",
-                     *           "nextAttemptAt": "2026-11-29T19:33:29.765Z",
+                     *           "id": "whd_01a22a0ec9b0701faad1b052453ba639",
+                     *           "nextAttemptAt": "2026-11-30T01:25:41.935Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T19:33:29.765Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.935Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T19:33:29.761Z",
-                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *           "eventId": "evt_01a228cc56217532a8725ce01bc017d8",
+                     *           "createdAt": "2026-11-30T01:25:41.933Z",
+                     *           "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *           "eventId": "evt_01a22a0ec9ae72a080ff58e157dcb1bb",
                      *           "eventType": "payout.failed",
-                     *           "id": "whd_01a228cc56217532a8725ce188c2d5cb",
-                     *           "nextAttemptAt": "2026-11-29T19:33:29.761Z",
+                     *           "id": "whd_01a22a0ec9ae72a080ff58e2bb6002cc",
+                     *           "nextAttemptAt": "2026-11-30T01:25:41.933Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T19:33:29.761Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.933Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T19:33:29.747Z",
-                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *           "eventId": "evt_01a228cc56147190b31dedae614ef32d",
+                     *           "createdAt": "2026-11-30T01:25:41.929Z",
+                     *           "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *           "eventId": "evt_01a22a0ec9aa7105b1248e2454b0df00",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a228cc5615746bac3c2b10366b438c",
-                     *           "nextAttemptAt": "2026-11-29T19:33:29.747Z",
+                     *           "id": "whd_01a22a0ec9aa7105b1248e26db19f5d0",
+                     *           "nextAttemptAt": "2026-11-30T01:25:41.929Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T19:33:29.747Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.929Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T19:33:29.747Z",
-                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *           "eventId": "evt_01a228cc56147190b31dedad4317094f",
+                     *           "createdAt": "2026-11-30T01:25:41.929Z",
+                     *           "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *           "eventId": "evt_01a22a0ec9aa7105b1248e23b6718df0",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a228cc5615746bac3c2b0fbe3b94ce",
-                     *           "nextAttemptAt": "2026-11-29T19:33:29.747Z",
+                     *           "id": "whd_01a22a0ec9aa7105b1248e250e3e30af",
+                     *           "nextAttemptAt": "2026-11-30T01:25:41.929Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T19:33:29.747Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.929Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T19:33:29.739Z",
-                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *           "eventId": "evt_01a228cc560c704291919a103981f059",
+                     *           "createdAt": "2026-11-30T01:25:41.927Z",
+                     *           "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *           "eventId": "evt_01a22a0ec9a873bca5f81119aaa0fe12",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a228cc560c704291919a12a3a3540f",
-                     *           "nextAttemptAt": "2026-11-29T19:33:29.739Z",
+                     *           "id": "whd_01a22a0ec9a873bca5f8111bf8b7a35d",
+                     *           "nextAttemptAt": "2026-11-30T01:25:41.927Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T19:33:29.739Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.927Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T19:33:29.739Z",
-                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *           "eventId": "evt_01a228cc560c704291919a0f15170f52",
+                     *           "createdAt": "2026-11-30T01:25:41.927Z",
+                     *           "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *           "eventId": "evt_01a22a0ec9a873bca5f8111898e0424e",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a228cc560c704291919a1183480bb1",
-                     *           "nextAttemptAt": "2026-11-29T19:33:29.739Z",
+                     *           "id": "whd_01a22a0ec9a873bca5f8111a90f600e4",
+                     *           "nextAttemptAt": "2026-11-30T01:25:41.927Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T19:33:29.739Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.927Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T19:33:29.706Z",
-                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *           "eventId": "evt_01a228cc55eb7194b9a31915c6bf4276",
+                     *           "createdAt": "2026-11-30T01:25:41.923Z",
+                     *           "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *           "eventId": "evt_01a22a0ec9a376f48be0959e3bcb52fa",
                      *           "eventType": "payout.rejected",
-                     *           "id": "whd_01a228cc55eb7194b9a31916f4e62aef",
-                     *           "nextAttemptAt": "2026-11-29T19:33:29.706Z",
+                     *           "id": "whd_01a22a0ec9a376f48be0959f292bf3d7",
+                     *           "nextAttemptAt": "2026-11-30T01:25:41.923Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T19:33:29.706Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.923Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T19:33:29.697Z",
-                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *           "eventId": "evt_01a228cc55e275e49e06965f15d28bd0",
+                     *           "createdAt": "2026-11-30T01:25:41.922Z",
+                     *           "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *           "eventId": "evt_01a22a0ec9a2718aafe0b918467d618f",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a228cc55e275e49e069660b60cea61",
-                     *           "nextAttemptAt": "2026-11-29T19:33:29.697Z",
+                     *           "id": "whd_01a22a0ec9a2718aafe0b919f0546382",
+                     *           "nextAttemptAt": "2026-11-30T01:25:41.922Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T19:33:29.697Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.922Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T19:33:29.683Z",
-                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *           "eventId": "evt_01a228cc55d3725d8e0afd96cdd332bf",
+                     *           "createdAt": "2026-11-30T01:25:41.921Z",
+                     *           "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *           "eventId": "evt_01a22a0ec9a1732fa8b5c9c895e0524b",
                      *           "eventType": "payout.canceled",
-                     *           "id": "whd_01a228cc55d3725d8e0afd97212dd654",
-                     *           "nextAttemptAt": "2026-11-29T19:33:29.683Z",
+                     *           "id": "whd_01a22a0ec9a1732fa8b5c9c953b4a1ac",
+                     *           "nextAttemptAt": "2026-11-30T01:25:41.921Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T19:33:29.683Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.921Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T19:33:29.111Z",
-                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *           "eventId": "evt_01a228cc539872a6bd836b67c00c414d",
+                     *           "createdAt": "2026-11-30T01:25:41.680Z",
+                     *           "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *           "eventId": "evt_01a22a0ec8b07267ae9b2753a77e3e26",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a228cc539872a6bd836b68a62f4f03",
-                     *           "nextAttemptAt": "2026-11-29T19:33:29.111Z",
+                     *           "id": "whd_01a22a0ec8b07267ae9b275436ff4a2c",
+                     *           "nextAttemptAt": "2026-11-30T01:25:41.680Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T19:33:29.111Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.680Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T19:33:29.099Z",
-                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *           "eventId": "evt_01a228cc538b750aa6504056075ab510",
+                     *           "createdAt": "2026-11-30T01:25:41.679Z",
+                     *           "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *           "eventId": "evt_01a22a0ec8af734a8dabcf5965e7ea98",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a228cc538c7712a804bc1bf0328572",
-                     *           "nextAttemptAt": "2026-11-29T19:33:29.099Z",
+                     *           "id": "whd_01a22a0ec8af734a8dabcf5ac7c50017",
+                     *           "nextAttemptAt": "2026-11-30T01:25:41.679Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T19:33:29.099Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.679Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T19:33:28.959Z",
-                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *           "eventId": "evt_01a228cc52ff75db96de9346c6a080f2",
+                     *           "createdAt": "2026-11-30T01:25:41.622Z",
+                     *           "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *           "eventId": "evt_01a22a0ec87670578f4fad720915a0ca",
                      *           "eventType": "payout.approved",
-                     *           "id": "whd_01a228cc52ff75db96de9347c951bb97",
-                     *           "nextAttemptAt": "2026-11-29T19:33:28.959Z",
+                     *           "id": "whd_01a22a0ec87670578f4fad73630959ce",
+                     *           "nextAttemptAt": "2026-11-30T01:25:41.622Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T19:33:28.959Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.622Z"
                      *         },
                      *         {
                      *           "attemptCount": 0,
-                     *           "createdAt": "2026-11-29T19:33:28.951Z",
-                     *           "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *           "eventId": "evt_01a228cc52f773e0a7c05ee572341e36",
+                     *           "createdAt": "2026-11-30T01:25:41.620Z",
+                     *           "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *           "eventId": "evt_01a22a0ec87575bb86be94fdbacdda4a",
                      *           "eventType": "payout.created",
-                     *           "id": "whd_01a228cc52f773e0a7c05ee60ce9700f",
-                     *           "nextAttemptAt": "2026-11-29T19:33:28.951Z",
+                     *           "id": "whd_01a22a0ec87575bb86be94fe5f421048",
+                     *           "nextAttemptAt": "2026-11-30T01:25:41.620Z",
                      *           "status": "pending",
-                     *           "updatedAt": "2026-11-29T19:33:28.951Z"
+                     *           "updatedAt": "2026-11-30T01:25:41.620Z"
                      *         }
                      *       ],
                      *       "pagination": {
@@ -16284,13 +16291,13 @@ export interface operations {
                      *       "attemptCount": 0,
                      *       "attempts": [],
                      *       "createdAt": "2030-03-28T13:00:00.000Z",
-                     *       "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *       "eventId": "evt_01a228cc521c7437ac0acb6d7145614c",
+                     *       "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *       "eventId": "evt_01a22a0ec83b7679bfabde378ffc558f",
                      *       "eventType": "invoice.reminder_sent",
-                     *       "id": "whd_01a228cc521c7437ac0acb6e3fdeedb0",
-                     *       "nextAttemptAt": "2026-11-29T19:33:29.836Z",
+                     *       "id": "whd_01a22a0ec83b7679bfabde3832c0f8e6",
+                     *       "nextAttemptAt": "2026-11-30T01:25:41.962Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T19:33:29.836Z"
+                     *       "updatedAt": "2026-11-30T01:25:41.962Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryDetail"];
@@ -16408,13 +16415,13 @@ export interface operations {
                      * @example {
                      *       "attemptCount": 0,
                      *       "createdAt": "2030-03-28T13:00:00.000Z",
-                     *       "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *       "eventId": "evt_01a228cc521c7437ac0acb6d7145614c",
+                     *       "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *       "eventId": "evt_01a22a0ec83b7679bfabde378ffc558f",
                      *       "eventType": "invoice.reminder_sent",
-                     *       "id": "whd_01a228cc521c7437ac0acb6e3fdeedb0",
-                     *       "nextAttemptAt": "2026-11-29T19:33:29.836Z",
+                     *       "id": "whd_01a22a0ec83b7679bfabde3832c0f8e6",
+                     *       "nextAttemptAt": "2026-11-30T01:25:41.962Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T19:33:29.836Z"
+                     *       "updatedAt": "2026-11-30T01:25:41.962Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];
@@ -16591,7 +16598,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-11-29T18:33:29.863Z"
+                 *       "since": "2026-11-30T00:25:41.966Z"
                  *     }
                  */
                 "application/json": components["schemas"]["RecoverDeliveries"];
@@ -16806,17 +16813,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "createdAt": "2026-11-29T19:33:28.597Z",
+                     *       "createdAt": "2026-11-30T01:25:41.536Z",
                      *       "description": "Accounting system",
                      *       "enabled": true,
                      *       "events": [
                      *         "invoice.*",
                      *         "payout.*"
                      *       ],
-                     *       "id": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *       "secret": "whsec_i/J8JlVj1jwvAwcs6RedOBMEw5NbZOWcTaT8k5ZYFmA=",
-                     *       "updatedAt": "2026-11-29T19:33:29.864Z",
-                     *       "url": "http://127.0.0.1:39477/lajan/webhooks"
+                     *       "id": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *       "secret": "whsec_i/DW2X0av3q6peG3byJDI8aJ3Ns9T7Gu8EuP6jWCbSA=",
+                     *       "updatedAt": "2026-11-30T01:25:41.967Z",
+                     *       "url": "http://127.0.0.1:39979/lajan/webhooks"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedWebhookEndpointView"];
@@ -17000,14 +17007,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "attemptCount": 0,
-                     *       "createdAt": "2026-11-29T19:33:29.813Z",
-                     *       "endpointId": "we_01a228cc519574ec803d36fd9f4c6699",
-                     *       "eventId": "evt_01a228cc565574dc9d8f850dc8e83303",
+                     *       "createdAt": "2026-11-30T01:25:41.954Z",
+                     *       "endpointId": "we_01a22a0ec82075e486050a1b71a1e945",
+                     *       "eventId": "evt_01a22a0ec9c2766dabaaa282f2df99e4",
                      *       "eventType": "webhook_endpoint.test",
-                     *       "id": "whd_01a228cc565574dc9d8f850e47f93fd2",
-                     *       "nextAttemptAt": "2026-11-29T19:33:29.813Z",
+                     *       "id": "whd_01a22a0ec9c2766dabaaa283fe4e0c73",
+                     *       "nextAttemptAt": "2026-11-30T01:25:41.954Z",
                      *       "status": "pending",
-                     *       "updatedAt": "2026-11-29T19:33:29.813Z"
+                     *       "updatedAt": "2026-11-30T01:25:41.954Z"
                      *     }
                      */
                     "application/json": components["schemas"]["DeliveryView"];

@@ -21,8 +21,11 @@ pub struct InvoiceSummary {
     pub invoice_number: String,
     pub client_id: String,
     pub client: ClientSummary,
-    /// The total, as a decimal string.
+    /// What the invoice asks for in all, as one invoice's `total` says it.
     #[schema(example = "1250.00")]
+    pub total: String,
+    /// The same as `total`, under its first name: kept for integrations that read it.
+    #[schema(example = "1250.00", deprecated)]
     pub amount: String,
     #[schema(example = "HTG")]
     pub currency: String,
@@ -160,6 +163,7 @@ impl InvoiceSummary {
             invoice_number: i.number.clone(),
             client_id: i.client_id.clone(),
             client: ClientSummary::from(&d.client),
+            total: money(i.totals.total),
             amount: money(i.totals.total),
             currency: i.currency.code().to_owned(),
             status: i.status.as_str().to_owned(),

@@ -22,7 +22,7 @@ class InvoiceSummary:
     """A row of the invoices list.
 
     Attributes:
-        amount (str): The total, as a decimal string. Example: 1250.00.
+        amount (str): The same as `total`, under its first name: kept for integrations that read it. Example: 1250.00.
         client (ClientSummary): The client an invoice row names.
         client_id (str):
         created_at (datetime.datetime):
@@ -31,6 +31,7 @@ class InvoiceSummary:
         id (str):  Example: inv_01a1fc8be56c7228a813c8461b65a699.
         invoice_number (str):  Example: INV-000042.
         status (InvoiceSummaryStatus):  Example: sent.
+        total (str): What the invoice asks for in all, as one invoice's `total` says it. Example: 1250.00.
     """
 
     amount: str
@@ -42,6 +43,7 @@ class InvoiceSummary:
     id: str
     invoice_number: str
     status: InvoiceSummaryStatus
+    total: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -63,6 +65,8 @@ class InvoiceSummary:
 
         status = self.status.value
 
+        total = self.total
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -76,6 +80,7 @@ class InvoiceSummary:
                 "id": id,
                 "invoiceNumber": invoice_number,
                 "status": status,
+                "total": total,
             }
         )
 
@@ -104,6 +109,8 @@ class InvoiceSummary:
 
         status = InvoiceSummaryStatus(d.pop("status"))
 
+        total = d.pop("total")
+
         invoice_summary = cls(
             amount=amount,
             client=client,
@@ -114,6 +121,7 @@ class InvoiceSummary:
             id=id,
             invoice_number=invoice_number,
             status=status,
+            total=total,
         )
 
         invoice_summary.additional_properties = d
