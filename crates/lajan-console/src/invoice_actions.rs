@@ -6,6 +6,7 @@
 
 use crate::domain_text;
 use crate::guard::Protected;
+use crate::numbers::TypedNumbers;
 use crate::once::{self, Before};
 use crate::pages::{self, Frame, WayBack};
 use crate::state::Console;
@@ -99,8 +100,9 @@ pub async fn record_payment(
         Ok(Before::Made(made)) => return made,
         Err(refused) => return refused,
     };
+    let mut numbers = TypedNumbers::default();
     let input = OutsidePaymentInput {
-        amount: Some(form.amount.trim().to_owned()),
+        amount: Some(numbers.read("amount", &form.amount).unwrap_or_default()),
         method: Some(form.method.clone()),
         reference: Some(form.reference.clone()).filter(|r| !r.trim().is_empty()),
         paid_at: None,
@@ -110,7 +112,7 @@ pub async fn record_payment(
     let answer = IdempotentResponse { claim: &claim, status: 303, body: &body };
     match console.services.record_invoice_payment(&tenant, &id, input, Some(answer)).await {
         Err(ServiceError::Store(StoreError::IdempotencyKeyTaken)) => once::taken(&console, &tenant, &claim).await,
-        recorded => finish(signed.frame(), &id, recorded.map(drop)),
+        recorded => finish_typed(signed.frame(), &id, recorded.map(drop), &numbers),
     }
 }
 
@@ -169,8 +171,9 @@ pub async fn issue_credit_note(
         Ok(Before::Made(made)) => return made,
         Err(refused) => return refused,
     };
+    let mut numbers = TypedNumbers::default();
     let input = CreditNoteInput {
-        amount: Some(form.amount.trim().to_owned()),
+        amount: Some(numbers.read("amount", &form.amount).unwrap_or_default()),
         lines: None,
         reason: Some(form.reason.clone()),
         memo: Some(form.memo.clone()).filter(|m| !m.trim().is_empty()),
@@ -180,7 +183,7 @@ pub async fn issue_credit_note(
     let answer = IdempotentResponse { claim: &claim, status: 303, body: &body };
     match console.services.issue_credit_note(&tenant, &id, input, Some(answer)).await {
         Err(ServiceError::Store(StoreError::IdempotencyKeyTaken)) => once::taken(&console, &tenant, &claim).await,
-        issued => finish(signed.frame(), &id, issued.map(drop)),
+        issued => finish_typed(signed.frame(), &id, issued.map(drop), &numbers),
     }
 }
 
@@ -199,11 +202,16 @@ pub async fn void_credit_note(
 
 /// Back to the invoice's page when it was done; else a page saying why not.
 fn finish(frame: Frame, id: &str, done: Result<(), ServiceError>) -> Response {
+    finish_typed(frame, id, done, &TypedNumbers::default())
+}
+
+/// [`finish`] for a form with number fields, each read as `numbers` read it.
+fn finish_typed(frame: Frame, id: &str, done: Result<(), ServiceError>, numbers: &TypedNumbers) -> Response {
     match done {
         Ok(()) => Redirect::to(&format!("/console/invoices/{id}")).into_response(),
         Err(ServiceError::NotFound(_)) => pages::not_found(frame),
         Err(ServiceError::Invalid(refusal)) => {
-            not_done(frame, id, StatusCode::CONFLICT, &domain_text::refusal(&refusal))
+            not_done(frame, id, StatusCode::CONFLICT, &numbers.lines(&refusal).join(" "))
         }
         Err(e) => pages::failure(&e),
     }

@@ -4,9 +4,9 @@
 //! needed); a row left blank is none. Saving goes through `create_invoice` (once however often
 //! posted) or `update_invoice`, as the user.
 
-use crate::domain_text;
 use crate::guard::{Protected, Signed};
 use crate::lists;
+use crate::numbers::TypedNumbers;
 use crate::once::{self, Before};
 use crate::pages::{self, render};
 use crate::state::Console;
@@ -127,27 +127,27 @@ fn given(text: &str) -> Option<String> {
     Some(text.trim().to_owned()).filter(|t| !t.is_empty())
 }
 
-/// The rows that are lines, as the API's line items.
-fn line_items(form: &InvoiceForm) -> Vec<LineItemInput> {
-    form.lines
-        .iter()
-        .filter(|l| !l.is_blank())
-        .map(|l| LineItemInput {
+/// The rows that are lines, as the API's line items, their numbers read as typed.
+fn line_items(form: &InvoiceForm, numbers: &mut TypedNumbers) -> Vec<LineItemInput> {
+    let lines = form.lines.iter().filter(|l| !l.is_blank()).enumerate();
+    lines
+        .map(|(i, l)| LineItemInput {
             description: given(&l.description),
-            quantity: given(&l.quantity),
-            unit_price: given(&l.unit_price),
-            tax_rate: given(&l.tax_rate),
+            quantity: numbers.read(&format!("lineItems[{i}].quantity"), &l.quantity),
+            unit_price: numbers.read(&format!("lineItems[{i}].unitPrice"), &l.unit_price),
+            tax_rate: numbers.read(&format!("lineItems[{i}].taxRate"), &l.tax_rate),
         })
         .collect()
 }
 
 /// The rows that are instalments, as the API's plan (empty: due at once).
-fn plan(form: &InvoiceForm) -> Vec<InstallmentInput> {
-    form.installments
-        .iter()
-        .filter(|r| !r.is_blank())
-        .map(|r| InstallmentInput { amount: given(&r.amount), due_date: given(&r.due_date) })
-        .collect()
+fn plan(form: &InvoiceForm, numbers: &mut TypedNumbers) -> Vec<InstallmentInput> {
+    let rows = form.installments.iter().filter(|r| !r.is_blank()).enumerate();
+    rows.map(|(i, r)| InstallmentInput {
+        amount: numbers.read(&format!("installments[{i}].amount"), &r.amount),
+        due_date: given(&r.due_date),
+    })
+    .collect()
 }
 
 /// Where the form posts: a new invoice, or the draft `id`.
@@ -217,13 +217,14 @@ pub async fn create(State(console): State<Console>, request: Protected<Vec<(Stri
         Ok(Before::Made(made)) => return made,
         Err(refused) => return refused,
     };
+    let mut numbers = TypedNumbers::default();
     let invoice = InvoiceRequest {
         client_id: given(&form.client),
         currency: given(&form.currency),
         due_date: given(&form.due_date),
-        line_items: Some(line_items(&form)),
+        line_items: Some(line_items(&form, &mut numbers)),
         memo: given(&form.memo),
-        installments: Some(plan(&form)),
+        installments: Some(plan(&form, &mut numbers)),
         apply_credit_balance: form.apply_credit_balance,
         send_immediately: false,
     };
@@ -234,8 +235,7 @@ pub async fn create(State(console): State<Console>, request: Protected<Vec<(Stri
         Ok(made) => Redirect::to(&page_of(&made)).into_response(),
         Err(ServiceError::Store(StoreError::IdempotencyKeyTaken)) => once::taken(&console, &tenant, &claim).await,
         Err(ServiceError::Invalid(refusal)) => {
-            form_page(&console, signed, StatusCode::BAD_REQUEST, &form, None, domain_text::refusal_lines(&refusal))
-                .await
+            form_page(&console, signed, StatusCode::BAD_REQUEST, &form, None, numbers.lines(&refusal)).await
         }
         Err(e) => pages::failure(&e),
     }
@@ -302,22 +302,22 @@ pub async fn update(
         return form_page(&console, signed, StatusCode::OK, &form, Some(&id), Vec::new()).await;
     }
     // Saving the same changes twice leaves the draft as once: no key needed.
+    let mut numbers = TypedNumbers::default();
     let changes = InvoiceUpdate {
         client_id: given(&form.client),
         currency: given(&form.currency),
         due_date: given(&form.due_date),
-        line_items: Some(line_items(&form)),
+        line_items: Some(line_items(&form, &mut numbers)),
         memo: Some(given(&form.memo)),
         // The form shows the whole plan: what it holds now is the plan (none: due at once).
-        installments: Some(plan(&form)),
+        installments: Some(plan(&form, &mut numbers)),
         apply_credit_balance: Some(form.apply_credit_balance),
     };
     match console.services.update_invoice(&signed.session.tenant(), &id, changes).await {
         Ok(_) => Redirect::to(&format!("/console/invoices/{id}")).into_response(),
         Err(ServiceError::NotFound(_)) => pages::not_found(signed.frame()),
         Err(ServiceError::Invalid(refusal)) => {
-            form_page(&console, signed, StatusCode::BAD_REQUEST, &form, Some(&id), domain_text::refusal_lines(&refusal))
-                .await
+            form_page(&console, signed, StatusCode::BAD_REQUEST, &form, Some(&id), numbers.lines(&refusal)).await
         }
         Err(e) => pages::failure(&e),
     }

@@ -21,6 +21,7 @@ mod language;
 mod lists;
 mod new_disbursement;
 mod new_payout;
+mod numbers;
 mod once;
 mod pages;
 mod password;

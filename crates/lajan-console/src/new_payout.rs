@@ -2,9 +2,9 @@
 //! wallet address; amount, asset, memo) and its post, which creates the payout through the API's
 //! service method as the user, once however often the form is posted.
 
-use crate::domain_text;
 use crate::guard::{Protected, Signed};
 use crate::lists;
+use crate::numbers::TypedNumbers;
 use crate::once::{self, Before};
 use crate::pages::{self, render};
 use crate::state::Console;
@@ -79,10 +79,11 @@ pub async fn create(State(console): State<Console>, request: Protected<PayoutFor
         Err(refused) => return refused,
     };
     let given = |text: &str| Some(text.trim().to_owned()).filter(|t| !t.is_empty());
+    let mut numbers = TypedNumbers::default();
     let payout = PayoutRequest {
         client_id: given(&form.client),
         wallet_account_id: given(&form.wallet),
-        asset_amount: given(&form.amount),
+        asset_amount: numbers.read("assetAmount", &form.amount),
         asset_code: given(&form.asset),
         asset_issuer: None,
         memo: given(&form.memo),
@@ -94,7 +95,7 @@ pub async fn create(State(console): State<Console>, request: Protected<PayoutFor
         Ok(made) => Redirect::to(&page_of(&made)).into_response(),
         Err(ServiceError::Store(StoreError::IdempotencyKeyTaken)) => once::taken(&console, &tenant, &claim).await,
         Err(ServiceError::Invalid(refusal)) => {
-            form_page(&console, signed, StatusCode::BAD_REQUEST, form, domain_text::refusal_lines(&refusal)).await
+            form_page(&console, signed, StatusCode::BAD_REQUEST, form, numbers.lines(&refusal)).await
         }
         Err(e) => pages::failure(&e),
     }

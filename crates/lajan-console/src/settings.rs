@@ -6,6 +6,7 @@
 
 use crate::domain_text;
 use crate::guard::{Protected, Signed};
+use crate::numbers::TypedNumbers;
 use crate::pages::{self, render};
 use crate::settings_changes;
 use crate::state::Console;
@@ -205,9 +206,10 @@ pub async fn save(State(console): State<Console>, request: Protected<SettingsFor
     if let Some(refused) = signed.refused_unless(Duty::Administer) {
         return refused;
     }
+    let mut numbers = TypedNumbers::default();
     let input = SettingsInput {
         default_currency: Some(form.default_currency.trim().to_owned()),
-        default_tax_rate: Some(form.default_tax_rate.trim().to_owned()),
+        default_tax_rate: Some(numbers.read("defaultTaxRate", &form.default_tax_rate).unwrap_or_default()),
         payout_approval_required: Some(form.payout_approval_required.is_some()),
         require_distinct_approver: Some(form.require_distinct_approver.is_some()),
         timezone: Some(form.timezone.trim().to_owned()),
@@ -233,7 +235,7 @@ pub async fn save(State(console): State<Console>, request: Protected<SettingsFor
         }
         Ok(_) => Redirect::to("/console/settings?saved=1").into_response(),
         Err(ServiceError::Invalid(refusal)) => {
-            let errors = domain_text::refusal_lines(&refusal);
+            let errors = numbers.lines(&refusal);
             let shown = Shown { saved: None, requested: None };
             let form = Value::from_serialize(form);
             settings_page(&console, signed, StatusCode::BAD_REQUEST, form, errors, &shown, NameShown::default()).await

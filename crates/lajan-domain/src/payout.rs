@@ -42,14 +42,13 @@ pub use crate::stellar_memo::MEMO_BYTES;
 /// characters are refused because the memo is shown to the recipient by their wallet.
 pub fn parse_memo(raw: &str) -> Result<String, Invalid> {
     if raw.len() > MEMO_BYTES {
-        let chars = raw.chars().count();
-        let note = if chars == raw.len() { String::new() } else { format!(" in {chars} characters") };
         return Err(Invalid::new(
             "invalid_memo",
             format!(
                 "memo must be at most {MEMO_BYTES} bytes of UTF-8, the most a Stellar text memo carries \
-                 (letters such as é take 2 bytes); this one is {} bytes{note}",
-                raw.len()
+                 (letters such as é take 2 bytes); this one is {} bytes in {} characters",
+                raw.len(),
+                raw.chars().count()
             ),
         ));
     }

@@ -6,6 +6,7 @@
 //! language) or `text(lang, key, args)`; [`formats`] writes amounts, dates and statuses.
 
 pub mod formats;
+pub mod typed;
 
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource};

@@ -12,7 +12,7 @@ use lajan_domain::payout::{
 };
 use lajan_domain::settings::Settings;
 use lajan_domain::stellar_memo::StellarMemo;
-use lajan_domain::{Invalid, Tenant, Timestamp};
+use lajan_domain::{FieldError, Invalid, Tenant, Timestamp};
 use lajan_store::IdempotentResponse;
 
 /// A payout as a caller asks for it, before validation. `asset_amount` is the number's exact
@@ -73,6 +73,33 @@ fn memo_for(client: &Client, wallet: Option<&WalletAddress>) -> Option<StellarMe
     client.wallet_memo.clone().filter(|_| theirs)
 }
 
+/// Every bad field of a request at once: the first, in the documented order, gives the refusal
+/// its code and message (as the API always answered), and `details` names each bad field with
+/// its own code, so a form shows them all in one answer.
+fn all_at_once(found: impl Iterator<Item = Invalid>) -> Invalid {
+    let mut first: Option<Invalid> = None;
+    let mut details = Vec::new();
+    for invalid in found {
+        if invalid.details.is_empty() {
+            let field = match invalid.code {
+                "missing_recipient" | "invalid_client" | "no_wallet" => "clientId",
+                "invalid_wallet" => "walletAccountId",
+                "invalid_amount" => "assetAmount",
+                "invalid_asset_code" => "assetCode",
+                "invalid_memo" => "memo",
+                _ => "assetIssuer",
+            };
+            let rule = invalid.message.strip_prefix(field).map_or(invalid.message.as_str(), str::trim_start);
+            details.push(FieldError { code: Some(invalid.code), ..FieldError::new(field, rule) });
+        } else {
+            details.extend(invalid.details.iter().cloned());
+        }
+        first.get_or_insert(invalid);
+    }
+    let first = first.unwrap_or_else(|| Invalid::new("validation_error", "the payout is invalid"));
+    Invalid { details, ..first }
+}
+
 const NO_WALLET: &str = "This client has no walletAccountId, phoneNumber or email to be invited at; \
      add one or give a wallet";
 
@@ -102,13 +129,24 @@ impl Services {
             None => None,
             Some(id) => self.store.get_client(tenant, id).await?,
         };
-        let wallet = recipient(r.client_id.as_deref(), r.wallet_account_id.as_deref(), client.as_ref())?;
-        let amount = r.asset_amount.as_deref().ok_or_else(|| ServiceError::field("assetAmount", "is required"))?;
-        let amount = parse_amount("assetAmount", amount)?;
-        let code = r.asset_code.as_deref().ok_or_else(|| ServiceError::field("assetCode", "is required"))?;
-        let code = AssetCode::parse(code)?;
-        let memo = r.memo.as_deref().map(parse_memo).transpose()?.filter(|m| !m.is_empty());
-        let issuer = self.payout_issuer(tenant, &code, r.asset_issuer.as_deref())?;
+        let required = |field: &str| Invalid::fields(vec![FieldError::new(field, "is required")]);
+        let wallet = recipient(r.client_id.as_deref(), r.wallet_account_id.as_deref(), client.as_ref());
+        let amount =
+            r.asset_amount.as_deref().map_or_else(|| Err(required("assetAmount")), |a| parse_amount("assetAmount", a));
+        let code = r.asset_code.as_deref().map_or_else(|| Err(required("assetCode")), AssetCode::parse);
+        let memo = r.memo.as_deref().map(parse_memo).transpose();
+        let issuer = match &code {
+            Ok(code) => self.payout_issuer(tenant, code, r.asset_issuer.as_deref()),
+            Err(_) => Ok(None),
+        };
+        let (wallet, amount, code, memo, issuer) = match (wallet, amount, code, memo, issuer) {
+            (Ok(w), Ok(a), Ok(c), Ok(m), Ok(i)) => (w, a, c, m, i),
+            (w, a, c, m, i) => {
+                let found = [w.err(), a.err(), c.err(), m.err(), i.err()];
+                return Err(all_at_once(found.into_iter().flatten()).into());
+            }
+        };
+        let memo = memo.filter(|m| !m.is_empty());
         let wallet_memo = client.as_ref().and_then(|c| memo_for(c, wallet.as_ref()));
         let now = Timestamp::now();
         Ok(Payout {

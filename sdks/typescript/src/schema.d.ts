@@ -12250,7 +12250,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayoutView"];
                 };
             };
-            /** @description checked in this order: missing_recipient, invalid_client, no_wallet, invalid_wallet, invalid_amount, invalid_asset_code, invalid_memo, invalid_asset_issuer; validation_error: the Idempotency-Key is not 1 to 255 visible ASCII characters; invalid_json: the body is not JSON, or not an object; validation_error: a field is missing or wrong, each named in details */
+            /** @description checked in this order: missing_recipient, invalid_client, no_wallet, invalid_wallet, invalid_amount, invalid_asset_code, invalid_memo, invalid_asset_issuer; `code` is the first found, and `details` names every bad field with its own code; validation_error: the Idempotency-Key is not 1 to 255 visible ASCII characters; invalid_json: the body is not JSON, or not an object; validation_error: a field is missing or wrong, each named in details */
             400: {
                 headers: {
                     [name: string]: unknown;

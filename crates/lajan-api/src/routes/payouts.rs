@@ -138,7 +138,7 @@ pub struct CreatePayout {
 
 #[utoipa::path(post, operation_id = "createPayout", path = "/v1/payouts", tag = "Payouts", request_body = CreatePayout,
     params(IdempotencyKeyHeader),
-    responses((status = 201, body = PayoutView), (status = 400, body = ErrorBody, description = "checked in this order: missing_recipient, invalid_client, no_wallet, invalid_wallet, invalid_amount, invalid_asset_code, invalid_memo, invalid_asset_issuer")))]
+    responses((status = 201, body = PayoutView), (status = 400, body = ErrorBody, description = "checked in this order: missing_recipient, invalid_client, no_wallet, invalid_wallet, invalid_amount, invalid_asset_code, invalid_memo, invalid_asset_issuer; `code` is the first found, and `details` names every bad field with its own code")))]
 pub async fn create(
     auth: Authed<PayoutsWrite>,
     State(state): State<AppState>,

@@ -253,6 +253,32 @@ api_test!(a_payout_memo_is_counted_in_bytes_as_stellar_counts_it, |app| {
     assert_eq!(total(app, "/v1/payouts").await, 1);
 });
 
+api_test!(a_payout_refusal_names_every_bad_field_with_the_first_as_its_code, |app| {
+    let body = json!({ "walletAccountId": "GBAD", "assetAmount": 0, "assetCode": "USD C", "memo": "é".repeat(15) });
+    let refused = expect_error(app.post("/v1/payouts", &body).await, 400, "invalid_wallet").await;
+    let details: Vec<(&str, &str)> = refused["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["field"].as_str().unwrap(), d["code"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        details,
+        [
+            ("walletAccountId", "invalid_wallet"),
+            ("assetAmount", "invalid_amount"),
+            ("assetCode", "invalid_asset_code"),
+            ("memo", "invalid_memo")
+        ],
+        "{refused}"
+    );
+    assert_eq!(refused["details"][1]["message"], "must be greater than 0", "the rule, without the field's name");
+    let missing =
+        expect_error(app.post("/v1/payouts", &json!({ "assetCode": "USDC" })).await, 400, "missing_recipient").await;
+    assert_eq!(missing["details"][1], json!({ "field": "assetAmount", "message": "is required" }), "{missing}");
+    assert_eq!(total(app, "/v1/payouts").await, 0);
+});
+
 api_test!(list_filters_refuse_what_can_match_nothing_instead_of_answering_an_empty_page, |app| {
     let long = "a".repeat(201);
     for list in ["clients", "invoices", "payouts", "disbursements"] {

@@ -10,6 +10,7 @@ mod forms;
 mod invoices;
 mod keys;
 mod languages;
+mod numbers;
 mod pages;
 mod receivers;
 mod sessions;
