@@ -188,7 +188,8 @@ pub fn field(name: &str) -> String {
             return say_with(key, &[("line", (index + 1).to_string()), ("field", field(inner))]);
         }
     }
-    say_known(&format!("field-{name}")).unwrap_or_else(|| name.to_owned())
+    // Catalogue keys cannot hold a dot: `verification.type` is `field-verification-type`.
+    say_known(&format!("field-{}", name.replace('.', "-"))).unwrap_or_else(|| name.to_owned())
 }
 
 /// One bad field as a line: its label, then what is wrong.

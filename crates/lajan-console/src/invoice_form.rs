@@ -10,7 +10,7 @@ use crate::numbers::TypedNumbers;
 use crate::once::{self, Before};
 use crate::pages::{self, render};
 use crate::state::Console;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use lajan_domain::id::IdKind;
@@ -24,7 +24,7 @@ use lajan_services::invoices::{InvoiceRequest, InvoiceUpdate};
 use lajan_services::views::invoices::InvoiceView;
 use lajan_store::{IdempotentResponse, StoreError};
 use minijinja::context;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Blank line rows a new invoice starts with.
 const BLANK_LINES: usize = 3;
@@ -173,7 +173,14 @@ async fn form_page(
     render(status, "invoice_form.html", values)
 }
 
-pub async fn new(State(console): State<Console>, signed: Signed) -> Response {
+/// `?client=` on the new invoice form: the client it is for (from the client's page).
+#[derive(Deserialize)]
+pub struct For {
+    #[serde(default)]
+    client: String,
+}
+
+pub async fn new(State(console): State<Console>, signed: Signed, Query(asked): Query<For>) -> Response {
     if let Some(refused) = signed.refused_unless(Duty::Prepare) {
         return refused;
     }
@@ -181,7 +188,8 @@ pub async fn new(State(console): State<Console>, signed: Signed) -> Response {
         Ok(once) => once,
         Err(e) => return pages::failure(&e),
     };
-    let form = InvoiceForm { once, lines: vec![Line::default(); BLANK_LINES], ..Default::default() };
+    let lines = vec![Line::default(); BLANK_LINES];
+    let form = InvoiceForm { once, client: asked.client, lines, ..Default::default() };
     form_page(&console, &signed, StatusCode::OK, &form, None, Vec::new()).await
 }
 

@@ -53,10 +53,13 @@ pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Pa
     let tenant = signed.session.tenant();
     let found =
         if IdKind::Invoice.is_id(&id) { console.services.store.get_invoice(&tenant, &id).await } else { Ok(None) };
-    let (invoice, currency) = match found {
-        Ok(Some(detail)) => {
-            (InvoiceView::from_detail(&detail, &console.services.config.public_url), detail.invoice.currency)
-        }
+    let (invoice, currency, no_contact) = match found {
+        Ok(Some(detail)) => (
+            InvoiceView::from_detail(&detail, &console.services.config.public_url),
+            detail.invoice.currency,
+            // Sending would be refused: the page says why before anyone tries.
+            detail.client.email.is_none() && detail.client.phone_number.is_none(),
+        ),
         Ok(None) => return pages::not_found(frame),
         Err(e) => return pages::failure(&e.into()),
     };
@@ -93,6 +96,6 @@ pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Pa
         })
         .collect();
     let page = context! { frame, invoice, lines, events, payments, payment_once, credit_notes, credit_once, messages,
-    more_messages };
+    more_messages, no_contact };
     render(StatusCode::OK, "invoice.html", page)
 }

@@ -9,6 +9,7 @@ mod approvals;
 mod assets;
 pub use assets::favicon;
 mod audit;
+mod client_form;
 mod disbursements;
 mod domain_text;
 mod guard;
@@ -100,7 +101,9 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/disbursements/{id}/report.csv", get(disbursements::report_csv))
         .route("/console/disbursements/{id}/approve", post(approvals::approve_disbursement))
         .route("/console/disbursements/{id}/reject", post(approvals::reject_disbursement))
-        .route("/console/clients", get(records::clients))
+        .route("/console/clients", get(records::clients).post(client_form::create))
+        .route("/console/clients/new", get(client_form::new))
+        .route("/console/clients/{id}/edit", get(client_form::edit).post(client_form::update))
         .route("/console/clients/{id}/invite", post(receivers::invite))
         .route("/console/clients/{id}/unlock", post(receivers::unlock))
         .route("/console/events", get(records::events))

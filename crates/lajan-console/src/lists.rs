@@ -146,8 +146,9 @@ impl Pager {
     }
 }
 
-/// The tenant's clients (the 100 most recent) as a form's choices: id and name; with
-/// `wallets_only`, those a payout can pay.
+/// The tenant's clients (the 100 most recent) as a form's choices: id, name and whether an
+/// invoice can be sent to them (an email or a phone number); with `wallets_only`, those a
+/// payout can pay.
 pub async fn client_choices(
     console: &Console,
     tenant: &Tenant,
@@ -158,6 +159,9 @@ pub async fn client_choices(
     Ok(clients
         .iter()
         .filter(|c| !wallets_only || c.wallet_account_id.is_some())
-        .map(|c| minijinja::context! { id => c.id, name => format!("{} {}", c.first_name, c.last_name) })
+        .map(|c| {
+            let reachable = c.email.is_some() || c.phone_number.is_some();
+            minijinja::context! { id => c.id, name => format!("{} {}", c.first_name, c.last_name), reachable }
+        })
         .collect())
 }

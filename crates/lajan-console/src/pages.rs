@@ -25,6 +25,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("payouts.html", include_str!("../templates/payouts.html")),
     ("payout.html", include_str!("../templates/payout.html")),
     ("clients.html", include_str!("../templates/clients.html")),
+    ("client_form.html", include_str!("../templates/client_form.html")),
     ("events.html", include_str!("../templates/events.html")),
     ("messages.html", include_str!("../templates/messages.html")),
     ("keys.html", include_str!("../templates/keys.html")),

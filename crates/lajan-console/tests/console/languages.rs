@@ -203,6 +203,8 @@ api_test!(french_and_creole_pages_hold_no_english, |app| {
     user(app, None, "admin@example.ht", Role::Admin).await;
     user(app, None, "jerome@example.ht", Role::Admin).await;
     let (invoice, payout, batch, endpoint) = a_month_of_work(app).await;
+    let clients: serde_json::Value = app.get("/v1/clients?limit=1").await.json().await.unwrap();
+    let client = clients["data"][0]["id"].as_str().unwrap().to_owned();
     let pages = [
         "/console".to_owned(),
         "/console/approvals".into(),
@@ -216,6 +218,8 @@ api_test!(french_and_creole_pages_hold_no_english, |app| {
         format!("/console/disbursements/{batch}"),
         "/console/disbursements/new".into(),
         "/console/clients".into(),
+        "/console/clients/new".into(),
+        format!("/console/clients/{client}/edit"),
         "/console/events".into(),
         "/console/messages".into(),
         "/console/keys".into(),

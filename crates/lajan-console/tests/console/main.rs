@@ -6,6 +6,7 @@ extern crate lajan_testkit;
 
 mod approvals;
 mod browser;
+mod clients;
 mod forms;
 mod invoices;
 mod keys;
