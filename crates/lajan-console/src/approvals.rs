@@ -3,16 +3,19 @@
 //! or disbursement's own page. Each decision goes through the API's service method, as the
 //! signed-in user.
 
+use crate::confirm::{self, Confirm, Done};
 use crate::domain_text;
 use crate::guard::{Protected, Signed};
 use crate::pages::{self, Frame, WayBack, render};
 use crate::settings_changes;
 use crate::state::Console;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use lajan_domain::console::ConsoleSession;
 use lajan_domain::disbursement::Disbursement;
+use lajan_domain::id::IdKind;
+use lajan_domain::money::format_scaled;
 use lajan_domain::payout::{PayoutAction, PayoutDetail};
 use lajan_domain::user::Duty;
 use lajan_domain::validation::parse_reason;
@@ -50,7 +53,7 @@ pub async fn decision(
     Ok(Some(context! { refusal => own(distinct) }))
 }
 
-pub async fn page(State(console): State<Console>, signed: Signed) -> Response {
+pub async fn page(State(console): State<Console>, signed: Signed, Query(done): Query<Done>) -> Response {
     if let Some(refused) = signed.refused_unless(Duty::Approve) {
         return refused;
     }
@@ -82,7 +85,7 @@ pub async fn page(State(console): State<Console>, signed: Signed) -> Response {
     let values = context! {
         frame => signed.frame(), payouts, disbursements, checks, distinct, policy_change,
         payouts_waiting => waiting.payouts_waiting, disbursements_waiting => waiting.disbursements_waiting,
-        balances_unavailable => waiting.balances_unavailable,
+        balances_unavailable => waiting.balances_unavailable, notice => done.notice(),
     };
     render(StatusCode::OK, "approvals.html", values)
 }
@@ -95,6 +98,9 @@ pub struct Decision {
     /// `approvals` to return to the approvals page; anything else returns to the item's page.
     #[serde(default)]
     back: String,
+    /// Set by the confirmation page's button: without it, approving or rejecting asks first.
+    #[serde(default)]
+    confirmed: Option<String>,
 }
 
 enum Decided {
@@ -157,6 +163,13 @@ async fn decide(console: &Console, id: &str, request: &Protected<Decision>, deci
         Err(invalid) => return not_done(frame, StatusCode::BAD_REQUEST, &domain_text::field_lines(&invalid).join(" ")),
     };
     let services = &console.services;
+    if form.confirmed.is_none() && !matches!(decided, Decided::Payout(PayoutAction::Cancel)) {
+        return match confirmation(console, signed, id, &decided, form).await {
+            Ok(Some(page)) => page,
+            Ok(None) => pages::not_found(frame),
+            Err(e) => pages::failure(&e),
+        };
+    }
     let (done, item_page) = match decided {
         Decided::Payout(action) => (
             services.act_on_payout(&tenant, id, action, reason.as_deref(), None).await.map(drop),
@@ -172,7 +185,13 @@ async fn decide(console: &Console, id: &str, request: &Protected<Decision>, deci
     };
     match done {
         Ok(()) => {
-            Redirect::to(if form.back == "approvals" { "/console/approvals" } else { &item_page }).into_response()
+            let act = match decided {
+                Decided::Payout(PayoutAction::Approve) | Decided::ApproveDisbursement => "approved",
+                Decided::Payout(PayoutAction::Cancel) => "canceled",
+                _ => "rejected",
+            };
+            let back = if form.back == "approvals" { "/console/approvals" } else { &item_page };
+            Redirect::to(&confirm::reported(back, act)).into_response()
         }
         Err(ServiceError::NotFound(_)) => pages::not_found(frame),
         Err(ServiceError::Invalid(refusal)) if refusal.code == "cannot_approve" => {
@@ -185,6 +204,62 @@ async fn decide(console: &Console, id: &str, request: &Protected<Decision>, deci
         }
         Err(e) => pages::failure(&e),
     }
+}
+
+/// The page asking to confirm a decision, saying what it decides: the payout's amount and
+/// recipient, or the batch's name, size and total. `None` when there is no such item.
+async fn confirmation(
+    console: &Console,
+    signed: &Signed,
+    id: &str,
+    decided: &Decided,
+    form: &Decision,
+) -> Result<Option<Response>, ServiceError> {
+    let tenant = signed.session.tenant();
+    let store = &console.services.store;
+    let approve = matches!(decided, Decided::Payout(PayoutAction::Approve) | Decided::ApproveDisbursement);
+    let (key, item_page) = match decided {
+        Decided::Payout(_) => {
+            let found = if IdKind::Payout.is_id(id) { store.get_payout(&tenant, id).await? } else { None };
+            let Some(d) = found else { return Ok(None) };
+            let p = &d.payout;
+            let to = match (&d.client, &p.wallet_account_id) {
+                (Some(c), _) => format!("{} {}", c.first_name, c.last_name),
+                (None, Some(wallet)) => wallet.as_str().to_owned(),
+                (None, None) => String::new(),
+            };
+            let amount = confirm::money(&format_scaled(p.asset_amount, 2), p.asset_code.as_str());
+            let key = if approve { "confirm-approve-payout" } else { "confirm-reject-payout" };
+            ((key, vec![("amount", amount), ("to", to)]), format!("/console/payouts/{id}"))
+        }
+        Decided::ApproveDisbursement | Decided::RejectDisbursement => {
+            let found = if IdKind::Disbursement.is_id(id) { store.get_disbursement(&tenant, id).await? } else { None };
+            let Some(b) = found else { return Ok(None) };
+            let amount = confirm::money(&format_scaled(b.total_amount, 2), b.asset_code.as_str());
+            let key = if approve { "confirm-approve-disbursement" } else { "confirm-reject-disbursement" };
+            let args = vec![("name", b.name.clone()), ("count", b.item_count.to_string()), ("amount", amount)];
+            ((key, args), format!("/console/disbursements/{id}"))
+        }
+    };
+    let action = match decided {
+        Decided::Payout(PayoutAction::Approve) => format!("/console/payouts/{id}/approve"),
+        Decided::Payout(_) => format!("/console/payouts/{id}/reject"),
+        Decided::ApproveDisbursement => format!("/console/disbursements/{id}/approve"),
+        Decided::RejectDisbursement => format!("/console/disbursements/{id}/reject"),
+    };
+    let back = if form.back == "approvals" { "/console/approvals" } else { &item_page };
+    let page = confirm::page(
+        signed.frame(),
+        Confirm {
+            text: confirm::text(key.0, &key.1),
+            action: &action,
+            fields: vec![("reason", form.reason.clone()), ("back", form.back.clone())],
+            button: if approve { "confirm-yes-approve" } else { "confirm-yes-reject" },
+            danger: !approve,
+            back,
+        },
+    );
+    Ok(Some(page))
 }
 
 /// A decision that was refused: why, and the way back to the approvals.

@@ -2,6 +2,7 @@
 //! items a page at a time (by status) and its timeline, and its CSV report to download.
 
 use crate::approvals;
+use crate::confirm::Done;
 use crate::guard::Signed;
 use crate::lists::{self, BadQuery, ListQuery};
 use crate::pages::{self, Refused, render};
@@ -46,6 +47,7 @@ pub async fn detail(
     signed: Signed,
     Path(id): Path<String>,
     Query(query): Query<ListQuery>,
+    Query(done): Query<Done>,
 ) -> Result<Response, Refused> {
     let frame = signed.frame();
     let tenant = signed.session.tenant();
@@ -70,7 +72,8 @@ pub async fn detail(
     Ok(render(
         StatusCode::OK,
         "disbursement.html",
-        context! { frame, disbursement, items => rows, statuses, events, decision, submittable, running, ..query.shown(&items) },
+        context! { frame, disbursement, items => rows, statuses, events, decision, submittable, running,
+        notice => done.notice(), ..query.shown(&items) },
     ))
 }
 

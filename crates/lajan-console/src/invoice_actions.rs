@@ -1,11 +1,13 @@
-//! What a maker does to an invoice from its page: send it (by email, SMS or both), void it,
-//! record a payment received outside Lajan, reverse a payment counted by mistake, and issue or
-//! void a credit note, through the API's service methods as the user. Sending, voiding or
+//! What a maker does to an invoice from its page: send it (by email, SMS or both), void it
+//! (once confirmed), record a payment received outside Lajan, reverse a payment counted by
+//! mistake, and issue or void a credit note, through the API's service methods as the user,
+//! each followed by its page saying it was done. Sending, voiding or
 //! reversing twice is refused by the state, as in the API; a payment or credit note form posted
 //! twice makes one (its one-time key).
 
+use crate::confirm::{self, Confirm};
 use crate::domain_text;
-use crate::guard::Protected;
+use crate::guard::{Protected, Signed};
 use crate::numbers::TypedNumbers;
 use crate::once::{self, Before};
 use crate::pages::{self, Frame, WayBack};
@@ -14,8 +16,10 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use lajan_domain::credit_note::CreditNoteInput;
+use lajan_domain::id::IdKind;
 use lajan_domain::invoice_payment::OutsidePaymentInput;
 use lajan_domain::message::Channel;
+use lajan_domain::money::format_scaled;
 use lajan_domain::user::Duty;
 use lajan_domain::validation::parse_reason;
 use lajan_i18n::say;
@@ -36,6 +40,9 @@ pub struct SendForm {
 pub struct VoidForm {
     #[serde(default)]
     reason: String,
+    /// Set by the confirmation page's button: voiding an invoice asks first.
+    #[serde(default)]
+    confirmed: Option<String>,
 }
 
 pub async fn send(State(console): State<Console>, Path(id): Path<String>, request: Protected<SendForm>) -> Response {
@@ -52,7 +59,7 @@ pub async fn send(State(console): State<Console>, Path(id): Path<String>, reques
         },
     };
     let sent = console.services.send_invoice(&signed.session.tenant(), &id, &channels, None).await;
-    finish(frame, &id, sent.map(drop))
+    finish(frame, &id, sent.map(drop), "sent")
 }
 
 pub async fn void(State(console): State<Console>, Path(id): Path<String>, request: Protected<VoidForm>) -> Response {
@@ -67,8 +74,35 @@ pub async fn void(State(console): State<Console>, Path(id): Path<String>, reques
             return not_done(frame, &id, StatusCode::BAD_REQUEST, &domain_text::field_lines(&invalid).join(" "));
         }
     };
+    if request.form.confirmed.is_none() {
+        return confirm_void(&console, signed, &id, &request.form.reason).await;
+    }
     let voided = console.services.void_invoice(&signed.session.tenant(), &id, reason.as_deref(), None).await;
-    finish(frame, &id, voided.map(drop))
+    finish(frame, &id, voided.map(drop), "voided")
+}
+
+/// The page asking to confirm voiding invoice `id`, naming its number and total.
+async fn confirm_void(console: &Console, signed: &Signed, id: &str, reason: &str) -> Response {
+    let frame = signed.frame();
+    let found = if IdKind::Invoice.is_id(id) {
+        console.services.store.get_invoice(&signed.session.tenant(), id).await
+    } else {
+        Ok(None)
+    };
+    let detail = match found {
+        Ok(Some(detail)) => detail,
+        Ok(None) => return pages::not_found(frame),
+        Err(e) => return pages::failure(&e.into()),
+    };
+    let invoice = &detail.invoice;
+    let total = confirm::money(&format_scaled(invoice.totals.total, 2), invoice.currency.code());
+    let (action, back) = (format!("/console/invoices/{id}/void"), format!("/console/invoices/{id}"));
+    let text = confirm::text("confirm-void-invoice", &[("number", invoice.number.clone()), ("amount", total)]);
+    let fields = vec![("reason", reason.to_owned())];
+    confirm::page(
+        frame,
+        Confirm { text, action: &action, fields, button: "confirm-yes-void", danger: true, back: &back },
+    )
 }
 
 #[derive(Deserialize)]
@@ -107,12 +141,13 @@ pub async fn record_payment(
         reference: Some(form.reference.clone()).filter(|r| !r.trim().is_empty()),
         paid_at: None,
     };
-    let page = format!("/console/invoices/{id}");
+    // A form posted again is answered as the first post was: the page saying it was done.
+    let page = confirm::reported(&format!("/console/invoices/{id}"), "payment");
     let body = |_: &PaymentOnInvoice| page.clone().into_bytes();
     let answer = IdempotentResponse { claim: &claim, status: 303, body: &body };
     match console.services.record_invoice_payment(&tenant, &id, input, Some(answer)).await {
         Err(ServiceError::Store(StoreError::IdempotencyKeyTaken)) => once::taken(&console, &tenant, &claim).await,
-        recorded => finish_typed(signed.frame(), &id, recorded.map(drop), &numbers),
+        recorded => finish_typed(signed.frame(), &id, recorded.map(drop), "payment", &numbers),
     }
 }
 
@@ -138,7 +173,7 @@ pub async fn reverse_payment(
         Err(ServiceError::Invalid(invalid)) if invalid.code == "validation_error" => {
             not_done(signed.frame(), &id, StatusCode::BAD_REQUEST, &domain_text::field_lines(&invalid).join(" "))
         }
-        reversed => finish(signed.frame(), &id, reversed.map(drop)),
+        reversed => finish(signed.frame(), &id, reversed.map(drop), "reversed"),
     }
 }
 
@@ -178,12 +213,12 @@ pub async fn issue_credit_note(
         reason: Some(form.reason.clone()),
         memo: Some(form.memo.clone()).filter(|m| !m.trim().is_empty()),
     };
-    let page = format!("/console/invoices/{id}");
+    let page = confirm::reported(&format!("/console/invoices/{id}"), "credit-note");
     let body = |_: &CreditNoteOnInvoice| page.clone().into_bytes();
     let answer = IdempotentResponse { claim: &claim, status: 303, body: &body };
     match console.services.issue_credit_note(&tenant, &id, input, Some(answer)).await {
         Err(ServiceError::Store(StoreError::IdempotencyKeyTaken)) => once::taken(&console, &tenant, &claim).await,
-        issued => finish_typed(signed.frame(), &id, issued.map(drop), &numbers),
+        issued => finish_typed(signed.frame(), &id, issued.map(drop), "credit-note", &numbers),
     }
 }
 
@@ -197,18 +232,18 @@ pub async fn void_credit_note(
         return refused;
     }
     let voided = console.services.void_credit_note(&signed.session.tenant(), &id, &credit_note_id, None).await;
-    finish(signed.frame(), &id, voided.map(drop))
+    finish(signed.frame(), &id, voided.map(drop), "credit-note-voided")
 }
 
-/// Back to the invoice's page when it was done; else a page saying why not.
-fn finish(frame: Frame, id: &str, done: Result<(), ServiceError>) -> Response {
-    finish_typed(frame, id, done, &TypedNumbers::default())
+/// Back to the invoice's page, saying `act` was done, when it was; else a page saying why not.
+fn finish(frame: Frame, id: &str, done: Result<(), ServiceError>, act: &str) -> Response {
+    finish_typed(frame, id, done, act, &TypedNumbers::default())
 }
 
 /// [`finish`] for a form with number fields, each read as `numbers` read it.
-fn finish_typed(frame: Frame, id: &str, done: Result<(), ServiceError>, numbers: &TypedNumbers) -> Response {
+fn finish_typed(frame: Frame, id: &str, done: Result<(), ServiceError>, act: &str, numbers: &TypedNumbers) -> Response {
     match done {
-        Ok(()) => Redirect::to(&format!("/console/invoices/{id}")).into_response(),
+        Ok(()) => Redirect::to(&confirm::reported(&format!("/console/invoices/{id}"), act)).into_response(),
         Err(ServiceError::NotFound(_)) => pages::not_found(frame),
         Err(ServiceError::Invalid(refusal)) => {
             not_done(frame, id, StatusCode::CONFLICT, &numbers.lines(&refusal).join(" "))

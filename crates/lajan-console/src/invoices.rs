@@ -2,6 +2,7 @@
 //! line items, instalments, credit notes and payments (with the forms that issue one and record
 //! one received outside Lajan), payment link and timeline.
 
+use crate::confirm::Done;
 use crate::guard::Signed;
 use crate::lists::{self, BadQuery, ListQuery, given};
 use crate::pages::{self, Refused, render};
@@ -48,7 +49,12 @@ fn invoice_query(query: &ListQuery) -> Result<InvoiceQuery, BadQuery> {
     })
 }
 
-pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Path<String>) -> Response {
+pub async fn detail(
+    State(console): State<Console>,
+    signed: Signed,
+    Path(id): Path<String>,
+    Query(done): Query<Done>,
+) -> Response {
     let frame = signed.frame();
     let tenant = signed.session.tenant();
     let found =
@@ -96,6 +102,6 @@ pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Pa
         })
         .collect();
     let page = context! { frame, invoice, lines, events, payments, payment_once, credit_notes, credit_once, messages,
-    more_messages, no_contact };
+    more_messages, no_contact, notice => done.notice() };
     render(StatusCode::OK, "invoice.html", page)
 }

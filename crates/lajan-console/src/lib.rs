@@ -10,6 +10,7 @@ mod assets;
 pub use assets::favicon;
 mod audit;
 mod client_form;
+mod confirm;
 mod disbursements;
 mod domain_text;
 mod guard;

@@ -3,8 +3,9 @@
 //! again; the draft is then submitted for approval. Both go through the API's service methods as
 //! the user; the upload makes one draft however often it is posted.
 
+use crate::confirm::{self, Confirm};
 use crate::domain_text;
-use crate::guard::{NoFields, Protected, Signed, Upload};
+use crate::guard::{Protected, Signed, Upload};
 use crate::once::{self, Before};
 use crate::pages::{self, WayBack, render};
 use crate::state::Console;
@@ -13,6 +14,8 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use lajan_domain::asset::ASSETS;
 use lajan_domain::disbursement::{Disbursement, DisbursementSource};
+use lajan_domain::id::IdKind;
+use lajan_domain::money::format_scaled;
 use lajan_domain::user::Duty;
 use lajan_domain::{FieldError, Invalid};
 use lajan_i18n::{say, say_with};
@@ -21,6 +24,7 @@ use lajan_services::disbursement_csv::{COLUMNS, read_items};
 use lajan_services::disbursements::DisbursementRequest;
 use lajan_store::{IdempotentResponse, StoreError};
 use minijinja::{Value, context};
+use serde::Deserialize;
 
 const PATH: &str = "/console/disbursements";
 
@@ -112,15 +116,53 @@ fn explain(refusal: Invalid) -> (String, Vec<FieldError>) {
     (problem, rows)
 }
 
-/// Submits a draft for approval (or approves it at once, when the organization asks for none).
-pub async fn submit(State(console): State<Console>, Path(id): Path<String>, request: Protected<NoFields>) -> Response {
+/// The page asking to confirm submitting draft `id`, naming its size and total.
+async fn confirm_submit(console: &Console, signed: &Signed, id: &str) -> Response {
+    let frame = signed.frame();
+    let found = if IdKind::Disbursement.is_id(id) {
+        console.services.store.get_disbursement(&signed.session.tenant(), id).await
+    } else {
+        Ok(None)
+    };
+    let batch = match found {
+        Ok(Some(batch)) => batch,
+        Ok(None) => return pages::not_found(frame),
+        Err(e) => return pages::failure(&e.into()),
+    };
+    let amount = confirm::money(&format_scaled(batch.total_amount, 2), batch.asset_code.as_str());
+    let args = [("name", batch.name.clone()), ("count", batch.item_count.to_string()), ("amount", amount)];
+    let (action, back) = (format!("/console/disbursements/{id}/submit"), format!("/console/disbursements/{id}"));
+    let text = confirm::text("confirm-submit-disbursement", &args);
+    confirm::page(
+        frame,
+        Confirm { text, action: &action, fields: vec![], button: "confirm-yes-submit", danger: false, back: &back },
+    )
+}
+
+/// The submit form: its confirmation page's button sets `confirmed`.
+#[derive(Deserialize)]
+pub struct SubmitForm {
+    #[serde(default)]
+    confirmed: Option<String>,
+}
+
+/// Submits a draft for approval (or approves it at once, when the organization asks for none),
+/// once the person confirmed what they submit.
+pub async fn submit(
+    State(console): State<Console>,
+    Path(id): Path<String>,
+    request: Protected<SubmitForm>,
+) -> Response {
     let signed = &request.signed;
     if let Some(refused) = signed.refused_unless(Duty::Prepare) {
         return refused;
     }
     let frame = signed.frame();
+    if request.form.confirmed.is_none() {
+        return confirm_submit(&console, signed, &id).await;
+    }
     match console.services.submit_disbursement(&signed.session.tenant(), &id, None).await {
-        Ok(_) => Redirect::to(&format!("/console/disbursements/{id}")).into_response(),
+        Ok(_) => Redirect::to(&confirm::reported(&format!("/console/disbursements/{id}"), "submitted")).into_response(),
         Err(ServiceError::NotFound(_)) => pages::not_found(frame),
         Err(ServiceError::Invalid(refusal)) => {
             let href = format!("/console/disbursements/{id}");

@@ -17,6 +17,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("sign_in.html", include_str!("../templates/sign_in.html")),
     ("dashboard.html", include_str!("../templates/dashboard.html")),
     ("message.html", include_str!("../templates/message.html")),
+    ("confirm.html", include_str!("../templates/confirm.html")),
     ("pager.html", include_str!("../templates/pager.html")),
     ("macros.html", include_str!("../templates/macros.html")),
     ("timeline.html", include_str!("../templates/timeline.html")),

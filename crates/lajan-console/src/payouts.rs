@@ -2,6 +2,7 @@
 //! status) and one payout with every attempt, its transaction hashes and its timeline.
 
 use crate::approvals;
+use crate::confirm::Done;
 use crate::guard::Signed;
 use crate::lists::{self, BadQuery, ListQuery};
 use crate::pages::{self, Refused, render};
@@ -46,7 +47,12 @@ fn payout_query(query: &ListQuery) -> Result<PayoutQuery, BadQuery> {
     })
 }
 
-pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Path<String>) -> Response {
+pub async fn detail(
+    State(console): State<Console>,
+    signed: Signed,
+    Path(id): Path<String>,
+    Query(done): Query<Done>,
+) -> Response {
     let frame = signed.frame();
     let tenant = signed.session.tenant();
     let found =
@@ -68,5 +74,5 @@ pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Pa
         Ok(events) => events,
         Err(e) => return pages::failure(&e),
     };
-    render(StatusCode::OK, "payout.html", context! { frame, payout, events, decision })
+    render(StatusCode::OK, "payout.html", context! { frame, payout, events, decision, notice => done.notice() })
 }

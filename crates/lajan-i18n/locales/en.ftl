@@ -852,3 +852,34 @@ field-walletMemo = Wallet memo
 field-walletMemoType = Wallet memo
 field-verification-type = Question
 field-verification-value = Answer
+confirm-title = Are you sure?
+confirm-go-back = Go back without doing anything
+confirm-approve-payout = Approve the payout of { $amount } to { $to }? Once approved, it is sent and cannot be called back.
+confirm-reject-payout = Reject the payout of { $amount } to { $to }? It will never be sent.
+confirm-approve-disbursement = Approve “{ $name }”: { $count ->
+    [one] 1 payout
+   *[other] { $count } payouts
+}, { $amount } in all? Once approved, they are sent and cannot be called back.
+confirm-reject-disbursement = Reject “{ $name }”: { $count ->
+    [one] 1 payout
+   *[other] { $count } payouts
+}, { $amount } in all? None of them will be sent.
+confirm-void-invoice = Void invoice { $number } ({ $amount })? Its payment page stops taking payments, and this cannot be undone.
+confirm-submit-disbursement = Submit “{ $name }”: { $count ->
+    [one] 1 payout
+   *[other] { $count } payouts
+}, { $amount } in all, for approval? It can no longer be changed.
+confirm-yes-approve = Yes, approve
+confirm-yes-reject = Yes, reject
+confirm-yes-void = Yes, void the invoice
+confirm-yes-submit = Yes, submit for approval
+done-approved = Approved.
+done-rejected = Rejected.
+done-canceled = Canceled.
+done-sent = Sent. Each message's status is listed below.
+done-voided = Voided: the payment page no longer takes payments.
+done-submitted = Submitted for approval.
+done-payment = Payment recorded.
+done-reversed = Payment reversed.
+done-credit-note = Credit note issued.
+done-credit-note-voided = Credit note voided.

@@ -855,3 +855,34 @@ field-walletMemo = Mémo du portefeuille
 field-walletMemoType = Mémo du portefeuille
 field-verification-type = Question
 field-verification-value = Réponse
+confirm-title = Confirmer ?
+confirm-go-back = Revenir sans rien faire
+confirm-approve-payout = Approuver le versement de { $amount } à { $to } ? Une fois approuvé, il part et ne peut plus être rappelé.
+confirm-reject-payout = Rejeter le versement de { $amount } à { $to } ? Il ne partira jamais.
+confirm-approve-disbursement = Approuver « { $name } » : { $count ->
+    [one] 1 versement
+   *[other] { $count } versements
+}, { $amount } au total ? Une fois approuvés, ils partent et ne peuvent plus être rappelés.
+confirm-reject-disbursement = Rejeter « { $name } » : { $count ->
+    [one] 1 versement
+   *[other] { $count } versements
+}, { $amount } au total ? Aucun ne partira.
+confirm-void-invoice = Annuler la facture { $number } ({ $amount }) ? Sa page de paiement n'accepte plus de paiement, et c'est définitif.
+confirm-submit-disbursement = Soumettre « { $name } » : { $count ->
+    [one] 1 versement
+   *[other] { $count } versements
+}, { $amount } au total, à l'approbation ? Il ne pourra plus être modifié.
+confirm-yes-approve = Oui, approuver
+confirm-yes-reject = Oui, rejeter
+confirm-yes-void = Oui, annuler la facture
+confirm-yes-submit = Oui, soumettre à l'approbation
+done-approved = Approuvé.
+done-rejected = Rejeté.
+done-canceled = Annulé.
+done-sent = Envoyée. L'état de chaque message est indiqué plus bas.
+done-voided = Annulée : la page de paiement n'accepte plus de paiement.
+done-submitted = Soumis à l'approbation.
+done-payment = Paiement enregistré.
+done-reversed = Paiement contrepassé.
+done-credit-note = Avoir émis.
+done-credit-note-voided = Avoir annulé.

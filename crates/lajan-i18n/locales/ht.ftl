@@ -849,3 +849,34 @@ field-walletMemo = Nòt bous la
 field-walletMemoType = Nòt bous la
 field-verification-type = Kesyon
 field-verification-value = Repons
+confirm-title = Ou sèten?
+confirm-go-back = Retounen san fè anyen
+confirm-approve-payout = Apwouve vèsman { $amount } pou { $to }? Depi li apwouve, li pati, epi ou pa ka rele l tounen.
+confirm-reject-payout = Rejte vèsman { $amount } pou { $to }? Li p ap janm pati.
+confirm-approve-disbursement = Apwouve “{ $name }”: { $count ->
+    [one] 1 vèsman
+   *[other] { $count } vèsman
+}, { $amount } antou? Depi yo apwouve, yo pati, epi ou pa ka rele yo tounen.
+confirm-reject-disbursement = Rejte “{ $name }”: { $count ->
+    [one] 1 vèsman
+   *[other] { $count } vèsman
+}, { $amount } antou? Okenn p ap pati.
+confirm-void-invoice = Anile fakti { $number } ({ $amount })? Paj peman li an p ap pran peman ankò, epi ou pa ka defèt sa.
+confirm-submit-disbursement = Soumèt “{ $name }”: { $count ->
+    [one] 1 vèsman
+   *[other] { $count } vèsman
+}, { $amount } antou, pou apwobasyon? Ou p ap ka chanje l ankò.
+confirm-yes-approve = Wi, apwouve
+confirm-yes-reject = Wi, rejte
+confirm-yes-void = Wi, anile fakti a
+confirm-yes-submit = Wi, soumèt li pou apwobasyon
+done-approved = Apwouve.
+done-rejected = Rejte.
+done-canceled = Anile.
+done-sent = Voye. Eta chak mesaj parèt pi ba a.
+done-voided = Anile: paj peman an p ap pran peman ankò.
+done-submitted = Soumèt pou apwobasyon.
+done-payment = Peman an anrejistre.
+done-reversed = Peman an anile.
+done-credit-note = Nòt kredi a soti.
+done-credit-note-voided = Nòt kredi a anile.

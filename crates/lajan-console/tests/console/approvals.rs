@@ -66,23 +66,49 @@ api_test!(an_approver_decides_from_the_approvals_page_and_the_items_pages, |app|
     }
 
     let csrf = browser.csrf().await;
+    // Approving asks first, saying what it approves; nothing is decided until confirmed.
     let r = browser.post(&format!("/console/payouts/{first}/approve"), &[("csrf", &csrf), ("back", "approvals")]).await;
-    assert_eq!((r.status().as_u16(), location(&r)), (303, "/console/approvals".to_owned()));
+    assert_eq!(r.status(), 200);
+    let asked = r.text().await.unwrap();
+    assert!(asked.contains("Approve the payout of 40.05 USDC to GBRPY") && asked.contains("Yes, approve"), "{asked}");
+    assert!(
+        asked.contains("name=\"confirmed\" value=\"1\"") && asked.contains("&#x2f;console&#x2f;approvals\">Go back"),
+        "{asked}"
+    );
+    assert_eq!(get(app, &format!("/v1/payouts/{first}")).await["approvalStatus"], "pending", "not yet");
+    let confirmed = [("csrf", csrf.as_str()), ("back", "approvals"), ("confirmed", "1")];
+    let r = browser.post(&format!("/console/payouts/{first}/approve"), &confirmed).await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, "/console/approvals?done=approved".to_owned()));
+    let after = browser.get("/console/approvals?done=approved").await.text().await.unwrap();
+    assert!(after.contains("role=\"status\">Approved.</p>"), "a message after the act: {after}");
     assert_eq!(get(app, &format!("/v1/payouts/{first}")).await["approvalStatus"], "approved");
     let approved = last_event(app, &first).await;
     assert_eq!(approved["type"], "payout.approved");
     assert_eq!(approved["actor"], json!({ "type": "user", "id": approver.id }), "the event names the user");
 
     let fields = [("csrf", csrf.as_str()), ("reason", "Paid twice"), ("back", "item")];
+    let asked = browser.post(&format!("/console/payouts/{second}/reject"), &fields).await.text().await.unwrap();
+    assert!(
+        asked.contains("Reject the payout of") && asked.contains("value=\"Paid twice\""),
+        "the reason carried: {asked}"
+    );
+    let fields = [("csrf", csrf.as_str()), ("reason", "Paid twice"), ("back", "item"), ("confirmed", "1")];
     let r = browser.post(&format!("/console/payouts/{second}/reject"), &fields).await;
-    assert_eq!((r.status().as_u16(), location(&r)), (303, format!("/console/payouts/{second}")));
+    assert_eq!((r.status().as_u16(), location(&r)), (303, format!("/console/payouts/{second}?done=rejected")));
+    let page = browser.get(&location(&r)).await.text().await.unwrap();
+    assert!(page.contains(">Rejected.</p>"), "{page}");
     let rejected = get(app, &format!("/v1/payouts/{second}")).await;
     assert_eq!(rejected["approvalStatus"], "rejected");
 
     let detail = browser.get(&format!("/console/disbursements/{batch}")).await.text().await.unwrap();
     assert!(detail.contains("<h2>Decision</h2>"), "the batch's own page offers the decision");
-    let r = browser.post(&format!("/console/disbursements/{batch}/approve"), &[("csrf", &csrf)]).await;
-    assert_eq!((r.status().as_u16(), location(&r)), (303, format!("/console/disbursements/{batch}")));
+    let asked = browser.post(&format!("/console/disbursements/{batch}/approve"), &[("csrf", &csrf)]).await;
+    let asked = asked.text().await.unwrap();
+    assert!(asked.contains("Approve “June stipends”: 1 payout, 15.00 USDC in all?"), "its size and total: {asked}");
+    let r =
+        browser.post(&format!("/console/disbursements/{batch}/approve"), &[("csrf", &csrf), ("confirmed", "1")]).await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, format!("/console/disbursements/{batch}?done=approved")));
+    assert!(browser.get(&location(&r)).await.text().await.unwrap().contains(">Approved.</p>"));
     let approved = get(app, &format!("/v1/disbursements/{batch}")).await;
     assert_ne!(approved["status"], "pending_approval", "{approved}");
     assert_eq!(last_event(app, &batch).await["actor"]["id"], approver.id.as_str());
@@ -90,7 +116,7 @@ api_test!(an_approver_decides_from_the_approvals_page_and_the_items_pages, |app|
     assert!(!detail.contains("<h2>Decision</h2>"), "nothing left to decide");
 
     // Deciding again, or on another organization's payout: refused, nothing changes.
-    let r = browser.post(&format!("/console/payouts/{first}/reject"), &[("csrf", &csrf)]).await;
+    let r = browser.post(&format!("/console/payouts/{first}/reject"), &[("csrf", &csrf), ("confirmed", "1")]).await;
     assert_eq!(r.status(), 409);
     assert!(r.text().await.unwrap().contains("Not done"));
     assert_eq!(get(app, &format!("/v1/payouts/{first}")).await["approvalStatus"], "approved");
@@ -131,14 +157,14 @@ api_test!(the_distinct_approver_rule_holds_for_users, |app| {
     let detail = browser.get(&format!("/console/payouts/{own}")).await.text().await.unwrap();
     assert!(detail.contains("You created this payout"));
     let csrf = browser.csrf().await;
-    let r = browser.post(&format!("/console/payouts/{own}/approve"), &[("csrf", &csrf)]).await;
+    let r = browser.post(&format!("/console/payouts/{own}/approve"), &[("csrf", &csrf), ("confirmed", "1")]).await;
     assert_eq!(r.status(), 409, "posting anyway is refused");
     assert!(r.text().await.unwrap().contains("requires someone else to approve it"));
     assert_eq!(get(app, &format!("/v1/payouts/{own}")).await["approvalStatus"], "pending");
 
     let other = Browser::signed_in(app, "other-admin@example.ht").await;
     let csrf = other.csrf().await;
-    let r = other.post(&format!("/console/payouts/{own}/approve"), &[("csrf", &csrf)]).await;
+    let r = other.post(&format!("/console/payouts/{own}/approve"), &[("csrf", &csrf), ("confirmed", "1")]).await;
     assert_eq!(r.status(), 303, "a second person approves it");
     assert_eq!(get(app, &format!("/v1/payouts/{own}")).await["approvalStatus"], "approved");
 });
@@ -219,7 +245,7 @@ api_test!(a_maker_cancels_a_payout_waiting_for_its_receiver_and_a_viewer_cannot,
     assert!(page.contains("Waiting for the receiver") && page.contains("none yet"), "{page}");
     let csrf = browser.csrf().await;
     let r = browser.post(&format!("/console/payouts/{id}/cancel"), &[("csrf", &csrf)]).await;
-    assert_eq!((r.status().as_u16(), location(&r)), (303, format!("/console/payouts/{id}")));
+    assert_eq!((r.status().as_u16(), location(&r)), (303, format!("/console/payouts/{id}?done=canceled")));
     let canceled = get(app, &format!("/v1/payouts/{id}")).await;
     assert_eq!((&canceled["execStatus"], &canceled["cancelReason"]), (&json!("canceled"), &json!("requested")));
     let event = last_event(app, &id).await;

@@ -154,15 +154,18 @@ api_test!(a_maker_uploads_a_spreadsheet_fixes_its_bad_rows_submits_and_an_approv
 
     let detail = browser.get(&made).await.text().await.unwrap();
     assert!(detail.contains("Submit for approval"));
-    let r = browser.post(&format!("{made}/submit"), &[("csrf", &csrf)]).await;
-    assert_eq!((r.status().as_u16(), location(&r)), (303, made.clone()));
+    let asked = browser.post(&format!("{made}/submit"), &[("csrf", &csrf)]).await.text().await.unwrap();
+    assert!(asked.contains("3 payouts, 31.25 USDC in all, for approval?"), "what is submitted: {asked}");
+    let r = browser.post(&format!("{made}/submit"), &[("csrf", &csrf), ("confirmed", "1")]).await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, format!("{made}?done=submitted")));
     let events: Value = app.get("/v1/events?type=disbursement.submitted").await.json().await.unwrap();
     assert_eq!(events["data"][0]["actor"], json!({ "type": "user", "id": maker.id }));
-    assert_eq!(browser.post(&format!("{made}/submit"), &[("csrf", &csrf)]).await.status(), 409, "submitted already");
+    let again = browser.post(&format!("{made}/submit"), &[("csrf", &csrf), ("confirmed", "1")]).await;
+    assert_eq!(again.status(), 409, "submitted already");
 
     let approver = Browser::signed_in(app, "approver@example.ht").await;
     let csrf = approver.csrf().await;
-    assert_eq!(approver.post(&format!("{made}/approve"), &[("csrf", &csrf)]).await.status(), 303);
+    assert_eq!(approver.post(&format!("{made}/approve"), &[("csrf", &csrf), ("confirmed", "1")]).await.status(), 303);
     let running = approver.get(&made).await.text().await.unwrap();
     assert!(running.contains("<meta http-equiv=\"refresh\" content=\"5\">"), "the page follows the batch");
     app.drain_payouts().await;

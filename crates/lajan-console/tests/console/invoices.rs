@@ -101,7 +101,7 @@ api_test!(a_maker_drafts_edits_sends_and_voids_invoices, |app| {
     let detail = browser.get(&made).await.text().await.unwrap();
     assert!(detail.contains("data-copy=\"payment-link\"") && detail.contains("/console/assets/console.js"));
     let r = browser.post(&format!("{made}/send"), &[("csrf", csrf.as_str()), ("channel", "email")]).await;
-    assert_eq!((r.status().as_u16(), location(&r)), (303, made.clone()));
+    assert_eq!((r.status().as_u16(), location(&r)), (303, format!("{made}?done=sent")));
     let sent = invoice(app, &id).await;
     assert_eq!(sent["status"], "sent");
     let events: Value = app.get("/v1/events?type=invoice.sent").await.json().await.unwrap();
@@ -113,10 +113,26 @@ api_test!(a_maker_drafts_edits_sends_and_voids_invoices, |app| {
     assert_eq!(browser.get(&format!("{made}/edit")).await.status(), 409, "a sent invoice is no draft");
     assert_eq!(browser.post(&format!("{made}/edit"), &edited).await.status(), 400, "nor saved as one");
 
-    let r = browser.post(&format!("{made}/void"), &[("csrf", csrf.as_str()), ("reason", "Issued twice")]).await;
-    assert_eq!(r.status(), 303);
+    let asked = browser.post(&format!("{made}/void"), &[("csrf", csrf.as_str()), ("reason", "Issued twice")]).await;
+    assert_eq!(asked.status(), 200);
+    let asked = asked.text().await.unwrap();
+    assert!(asked.contains("Void invoice INV-000001 (") && asked.contains("Yes, void the invoice"), "{asked}");
+    assert!(asked.contains("name=\"reason\" value=\"Issued twice\""), "the reason carried over: {asked}");
+    assert_eq!(invoice(app, &id).await["status"], "sent", "nothing voided before it is confirmed");
+    let confirmed = [("csrf", csrf.as_str()), ("reason", "Issued twice"), ("confirmed", "1")];
+    let r = browser.post(&format!("{made}/void"), &confirmed).await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, format!("{made}?done=voided")));
+    assert!(
+        browser
+            .get(&location(&r))
+            .await
+            .text()
+            .await
+            .unwrap()
+            .contains("Voided: the payment page no longer takes payments.")
+    );
     assert_eq!(invoice(app, &id).await["status"], "void");
-    let r = browser.post(&format!("{made}/void"), &[("csrf", csrf.as_str())]).await;
+    let r = browser.post(&format!("{made}/void"), &[("csrf", csrf.as_str()), ("confirmed", "1")]).await;
     assert_eq!(r.status(), 303, "voiding again changes nothing, as in the API");
     assert_eq!(invoice(app, &id).await["status"], "void");
     assert_eq!(
@@ -178,10 +194,10 @@ api_test!(a_maker_records_a_payment_received_at_the_branch_once, |app| {
     ];
     let path = format!("{page_path}/payments");
     let r = browser.post(&path, &form).await;
-    assert_eq!((r.status().as_u16(), location(&r)), (303, page_path.clone()));
+    assert_eq!((r.status().as_u16(), location(&r)), (303, format!("{page_path}?done=payment")));
     // The same form posted again (a double click) records nothing more.
     let r = browser.post(&path, &form).await;
-    assert_eq!((r.status().as_u16(), location(&r)), (303, page_path.clone()));
+    assert_eq!((r.status().as_u16(), location(&r)), (303, format!("{page_path}?done=payment")));
     let after = invoice(app, id).await;
     assert_eq!((after["amountPaid"].as_str(), after["amountRemaining"].as_str()), (Some("40.00"), Some("60.00")));
     let payments: Value = app.get(&format!("/v1/invoices/{id}/payments")).await.json().await.unwrap();
@@ -207,7 +223,7 @@ api_test!(a_maker_records_a_payment_received_at_the_branch_once, |app| {
     assert_eq!(r.status(), 400, "a reason is required");
     assert_eq!(invoice(app, id).await["amountPaid"], "40.00");
     let r = browser.post(&reverse, &[("csrf", csrf.as_str()), ("reason", "Reçu d'un autre prêt")]).await;
-    assert_eq!((r.status().as_u16(), location(&r)), (303, page_path.clone()));
+    assert_eq!((r.status().as_u16(), location(&r)), (303, format!("{page_path}?done=reversed")));
     let after = invoice(app, id).await;
     assert_eq!((after["amountPaid"].as_str(), after["status"].as_str()), (Some("0.00"), Some("sent")));
     let payments: Value = app.get(&format!("/v1/invoices/{id}/payments")).await.json().await.unwrap();
@@ -242,9 +258,13 @@ api_test!(a_maker_issues_and_voids_a_credit_note_and_sees_the_plan_and_what_is_h
     ];
     let path = format!("{page_path}/credit-notes");
     let r = browser.post(&path, &form).await;
-    assert_eq!((r.status().as_u16(), location(&r)), (303, page_path.clone()));
+    assert_eq!((r.status().as_u16(), location(&r)), (303, format!("{page_path}?done=credit-note")));
     let r = browser.post(&path, &form).await;
-    assert_eq!((r.status().as_u16(), location(&r)), (303, page_path.clone()), "posted twice, issued once");
+    assert_eq!(
+        (r.status().as_u16(), location(&r)),
+        (303, format!("{page_path}?done=credit-note")),
+        "posted twice, issued once"
+    );
     let notes: Value = app.get(&format!("/v1/invoices/{id}/credit-notes")).await.json().await.unwrap();
     assert_eq!(notes["data"].as_array().unwrap().len(), 1);
     let after = invoice(app, id).await;
@@ -264,7 +284,7 @@ api_test!(a_maker_issues_and_voids_a_credit_note_and_sees_the_plan_and_what_is_h
     let void = format!("{page_path}/credit-notes/{}/void", notes["data"][0]["id"].as_str().unwrap());
     assert!(page.contains(&format!("action=\"{void}\"")), "{page}");
     let r = browser.post(&void, &[("csrf", csrf.as_str())]).await;
-    assert_eq!((r.status().as_u16(), location(&r)), (303, page_path.clone()));
+    assert_eq!((r.status().as_u16(), location(&r)), (303, format!("{page_path}?done=credit-note-voided")));
     assert_eq!(invoice(app, id).await["amountRemaining"], "100.00");
     let r = browser.post(&void, &[("csrf", csrf.as_str())]).await;
     assert_eq!(r.status(), 409, "void already");

@@ -32,6 +32,14 @@ async fn download(browser: &Client, http: &reqwest::Client) -> anyhow::Result<St
     Ok(response.text().await?)
 }
 
+/// Presses the confirmation page's button, after a picture of the page at phone width.
+async fn confirm(browser: &Client, cdp: &Cdp, shots: &Path, shot: &str) -> anyhow::Result<()> {
+    let button = appears(browser, "form.confirm button", 15).await.context("no confirmation page")?;
+    full_page(browser, cdp, shots, shot, &PHONE_SCREEN).await?;
+    button.click().await?;
+    Ok(())
+}
+
 async fn disbursement_journey(
     (browser, cdp, http): (&Client, &Cdp, &reqwest::Client),
     base: &str,
@@ -60,7 +68,10 @@ async fn disbursement_journey(
     let batch_page = browser.current_url().await?;
     ensure!(batch_page.path().starts_with("/console/disbursements/dsb_"), "after the upload: {batch_page}");
     submit.click().await?;
+    // Submitting asks first (a page, no script), then says it was done.
+    confirm(browser, cdp, shots, "journey-confirm-submit-412").await?;
     appears(browser, "h1 .s-pending_approval", 15).await?;
+    appears(browser, "p.notice[role='status']", 15).await.context("no message after submitting")?;
     sign_out(browser).await?;
 
     sign_in(browser, base, approver.0, approver.1).await?;
@@ -72,6 +83,7 @@ async fn disbursement_journey(
     // Decided from the batch's own page, which the approval returns to.
     browser.goto(batch_page.as_str()).await?;
     browser.find(Locator::Css(&approve)).await.context("no Approve on the batch's page")?.click().await?;
+    confirm(browser, cdp, shots, "journey-confirm-approve-412").await?;
     // The page refreshes itself every 5 seconds while the payouts go out.
     appears(browser, "h1 .s-completed", 60).await.context("the batch never completed")?;
     full_page(browser, cdp, shots, "journey-batch-completed-412", &PHONE_SCREEN).await?;
@@ -175,7 +187,40 @@ async fn languages_tour(
                 full_page(browser, cdp, shots, &format!("{lang}-{name}-{width}"), screen).await?;
             }
         }
+        if lang == "ht" {
+            // A payout waiting: approving it asks first, in Creole; going back decides nothing.
+            browser.goto(&format!("{base}/console/approvals")).await?;
+            browser
+                .find(Locator::Css("form[action$='/approve'] button"))
+                .await
+                .context("nothing to approve")?
+                .click()
+                .await?;
+            appears(browser, "form.confirm button", 15).await?;
+            full_page(browser, cdp, shots, "ht-confirm-approve-412", &PHONE_SCREEN).await?;
+            browser.find(Locator::Css("section.card a")).await?.click().await?;
+            appears(browser, "form[action$='/approve'] button", 15).await.context("going back approved it")?;
+        }
         if lang == "fr" {
+            // A client made in French, and a payout form with three bad fields at once (an
+            // amount that reads two ways in French among them).
+            browser.goto(&format!("{base}/console/clients/new")).await?;
+            full_page(browser, cdp, shots, "fr-client-new-412", &PHONE_SCREEN).await?;
+            field(browser, "client-first-name", "Anne").await?;
+            field(browser, "client-last-name", "Pierre").await?;
+            browser.find(Locator::Css("form button.primary")).await?.click().await?;
+            appears(browser, "p.notice[role='status']", 15).await.context("no message after saving the client")?;
+            browser.goto(&format!("{base}/console/payouts/new")).await?;
+            field(browser, "payout-wallet", "GNOPE").await?;
+            field(browser, "payout-amount", "1.000").await?;
+            field(browser, "payout-memo", &"é".repeat(15)).await?;
+            browser.find(Locator::Css("form button.primary")).await?.click().await?;
+            let refused = appears(browser, "div.error[role='alert']", 15).await?.text().await?;
+            ensure!(
+                refused.lines().count() == 3 && refused.contains("« 1.000 »"),
+                "three bad fields at once: {refused}"
+            );
+            full_page(browser, cdp, shots, "fr-payout-errors-412", &PHONE_SCREEN).await?;
             // The spreadsheet's bad row, explained in French.
             browser.goto(&format!("{base}/console/disbursements/new")).await?;
             field(browser, "batch-name", "Bourses de juin").await?;
@@ -215,6 +260,9 @@ async fn a_maker_and_an_approver_do_the_months_work_in_the_browser() {
     let approver = cli_user_with_password(dir.path(), "rose@example.ht", "approver", "Rose Approver");
     let body = json!({ "firstName": "Marie", "lastName": "Joseph", "email": "marie@example.com" });
     api(&http, &key, reqwest::Method::POST, &format!("{base}/v1/clients"), Some(body)).await;
+    // A payout left waiting for the approver's tour in Creole.
+    let body = json!({ "walletAccountId": WALLET, "assetAmount": 7, "assetCode": "USDC" });
+    api(&http, &key, reqwest::Method::POST, &format!("{base}/v1/payouts"), Some(body)).await;
 
     let places = Places { dir: dir.path(), profile: profile.path(), shots: &shots };
     let people = (("jean@example.ht", maker.as_str()), ("rose@example.ht", approver.as_str()));
