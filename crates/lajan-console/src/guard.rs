@@ -21,6 +21,16 @@ use std::collections::HashMap;
 pub const SESSION_COOKIE: &str = "lajan_session";
 pub const SIGN_IN_PATH: &str = "/console/sign-in";
 
+/// The cookie keeping the language a visitor chose on the sign-in page, before any account.
+pub const LANGUAGE_COOKIE: &str = "lajan_lang";
+
+/// A visitor's language: the one they chose on the sign-in page, else their browser's.
+pub fn visitor_language(headers: &HeaderMap) -> Lang {
+    cookie_value(headers, LANGUAGE_COOKIE)
+        .and_then(|chosen| Lang::parse(&chosen))
+        .unwrap_or_else(|| asked_language(headers))
+}
+
 /// The value of cookie `name` in the request, if it sent one.
 pub fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
@@ -87,6 +97,8 @@ pub struct Signed {
     pub lang: Lang,
     /// The page asked for, with its query: where the language switch returns to.
     pub path: String,
+    /// The organization's timezone in this environment (IANA): pages show times in it.
+    pub timezone: String,
 }
 
 impl Signed {
@@ -98,7 +110,7 @@ impl Signed {
 
     /// What every page of this request shows around its content.
     pub fn frame(&self) -> pages::Frame {
-        pages::Frame::new(&self.session, self.lang, self.path.clone())
+        pages::Frame::new(&self.session, self.lang, self.path.clone(), self.timezone.clone())
     }
 
     /// The 403 page when the user's role may not do `duty`; `None` when it may.
@@ -132,7 +144,7 @@ where
         match console.services.console_session(&token).await {
             Ok(Some(session)) => {
                 let chosen = session.user.language.as_deref().and_then(Lang::parse);
-                let lang = chosen.unwrap_or_else(|| asked_language(&parts.headers));
+                let lang = chosen.unwrap_or_else(|| visitor_language(&parts.headers));
                 lajan_i18n::answer_in(lang);
                 let path = parts.uri.path_and_query().map_or("/console", |p| p.as_str()).to_owned();
                 // An invited user sets their own password before anything else; they may still
@@ -141,7 +153,11 @@ where
                 if session.user.must_set_password && !may_wait.contains(&parts.uri.path()) {
                     return Err(Redirect::to(SET_PASSWORD_PATH).into_response());
                 }
-                Ok(Signed { session, token, lang, path })
+                let timezone = match console.services.store.get_settings(&session.tenant()).await {
+                    Ok(settings) => settings.timezone,
+                    Err(e) => return Err(pages::failure(&e.into())),
+                };
+                Ok(Signed { session, token, lang, path, timezone })
             }
             Ok(None) => Err(to_sign_in()),
             Err(e) => Err(pages::failure(&e)),

@@ -3,7 +3,7 @@
 //! keeps that choice with their account and returns them to the page they were on.
 
 use crate::domain_text;
-use crate::guard::Protected;
+use crate::guard::{Protected, visitor_language};
 use crate::pages;
 use crate::state::Console;
 use axum::extract::{Request, State};
@@ -14,10 +14,10 @@ use lajan_i18n::say;
 use lajan_services::ServiceError;
 use serde::Deserialize;
 
-/// Middleware: answer the request in the language its browser asks for (`Accept-Language`),
-/// unless the signed-in user chose one ([`lajan_i18n::answer_in`]).
+/// Middleware: answer the request in the visitor's language ([`visitor_language`]), unless the
+/// signed-in user chose one ([`lajan_i18n::answer_in`]).
 pub async fn speak_the_asked_language(request: Request, next: Next) -> Response {
-    let lang = lajan_i18n::asked_language(request.headers());
+    let lang = visitor_language(request.headers());
     lajan_i18n::answering(lang, next.run(request)).await
 }
 

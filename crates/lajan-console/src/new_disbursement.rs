@@ -21,7 +21,7 @@ use lajan_domain::{FieldError, Invalid};
 use lajan_i18n::{say, say_with};
 use lajan_services::ServiceError;
 use lajan_services::disbursement_csv::{COLUMNS, read_items};
-use lajan_services::disbursements::DisbursementRequest;
+use lajan_services::disbursements::{DisbursementRequest, ItemRequest};
 use lajan_store::{IdempotentResponse, StoreError};
 use minijinja::{Value, context};
 use serde::Deserialize;
@@ -30,17 +30,43 @@ const PATH: &str = "/console/disbursements";
 
 /// The form again: `values` what was typed, `problem` what was wrong with the file as a whole,
 /// `rows` each bad row.
+/// The cell of `field` in `item` as the file had it, for a bad row's line.
+fn cell(item: &ItemRequest, field: &str) -> Option<String> {
+    let verification = || item.verification.as_ref().and_then(|v| v.kind.clone());
+    match field {
+        "clientId" => item.client_id.clone(),
+        "walletAccountId" => item.wallet_account_id.clone(),
+        "assetAmount" => item.asset_amount.clone(),
+        "memo" => item.memo.clone(),
+        "externalId" => item.external_id.clone(),
+        "phoneNumber" => item.phone_number.clone(),
+        "email" => item.email.clone(),
+        "firstName" => item.first_name.clone(),
+        "lastName" => item.last_name.clone(),
+        "verification" => verification(),
+        _ => None,
+    }
+}
+
 fn form_page(
     signed: &Signed,
     status: StatusCode,
     values: Value,
     problem: Option<String>,
     rows: &[FieldError],
+    items: &[ItemRequest],
 ) -> Response {
     let assets: Vec<&str> = ASSETS.iter().map(|a| a.code).collect();
     let rows: Vec<Value> = rows
         .iter()
-        .map(|r| context! { row => r.row, field => r.field, message => domain_text::row_rule(&r.field, &r.message) })
+        .map(|r| {
+            // A spreadsheet numbers its header 1: data row 5 is its row 6.
+            let line = r.row.map(|row| row.saturating_add(1));
+            let item = items.iter().find(|i| Some(i.row) == r.row);
+            let (external_id, value) = (item.and_then(|i| i.external_id.clone()), item.and_then(|i| cell(i, &r.field)));
+            let message = domain_text::row_rule(&r.field, &r.message);
+            context! { line, field => r.field, external_id, value, message }
+        })
         .collect();
     let frame = signed.frame();
     render(status, "disbursement_new.html", context! { frame, assets, columns => COLUMNS, problem, rows, ..values })
@@ -51,7 +77,7 @@ pub async fn form(State(_console): State<Console>, signed: Signed) -> Response {
         return refused;
     }
     match once::new_key() {
-        Ok(once) => form_page(&signed, StatusCode::OK, context! { once, asset => "USDC" }, None, &[]),
+        Ok(once) => form_page(&signed, StatusCode::OK, context! { once, asset => "USDC" }, None, &[], &[]),
         Err(e) => pages::failure(&e),
     }
 }
@@ -71,13 +97,13 @@ pub async fn create(State(console): State<Console>, upload: Upload) -> Response 
     let typed = context! { once => key, name, asset };
     if upload.file.is_empty() {
         let problem = Some(say("choose-csv-file"));
-        return form_page(signed, StatusCode::BAD_REQUEST, typed, problem, &[]);
+        return form_page(signed, StatusCode::BAD_REQUEST, typed, problem, &[], &[]);
     }
     let (items, row_errors) = match read_items(&upload.file) {
         Ok(read) => read,
         Err(unreadable) => {
             let (problem, rows) = explain(unreadable);
-            return form_page(signed, StatusCode::BAD_REQUEST, typed, Some(problem), &rows);
+            return form_page(signed, StatusCode::BAD_REQUEST, typed, Some(problem), &rows, &[]);
         }
     };
     let given = |text: &str| Some(text.trim().to_owned()).filter(|t| !t.is_empty());
@@ -86,7 +112,8 @@ pub async fn create(State(console): State<Console>, upload: Upload) -> Response 
         asset_code: given(asset),
         asset_issuer: None,
         source: DisbursementSource::Csv,
-        items,
+        // Kept to show a refused row's cells beside what is wrong with them.
+        items: items.clone(),
         row_errors,
     };
     let page_of = |d: &Disbursement| format!("/console/disbursements/{}", d.id);
@@ -97,7 +124,7 @@ pub async fn create(State(console): State<Console>, upload: Upload) -> Response 
         Err(ServiceError::Store(StoreError::IdempotencyKeyTaken)) => once::taken(&console, &tenant, &claim).await,
         Err(ServiceError::Invalid(refusal)) => {
             let (problem, rows) = explain(refusal);
-            form_page(signed, StatusCode::BAD_REQUEST, typed, Some(problem), &rows)
+            form_page(signed, StatusCode::BAD_REQUEST, typed, Some(problem), &rows, &items)
         }
         Err(e) => pages::failure(&e),
     }

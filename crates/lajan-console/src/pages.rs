@@ -75,14 +75,17 @@ pub struct Frame {
     pub lang: Lang,
     /// The page shown, for the language switch to return to.
     pub path: String,
+    /// The organization's timezone: the `when` filter shows times in it, naming it.
+    pub timezone: String,
 }
 
 impl Frame {
     /// The frame of `session`'s pages in `lang`, on the page at `path`.
-    pub fn new(session: &ConsoleSession, lang: Lang, path: String) -> Self {
+    pub fn new(session: &ConsoleSession, lang: Lang, path: String, timezone: String) -> Self {
         Frame {
             lang,
             path,
+            timezone,
             email: session.user.email.clone(),
             name: session.user.name.clone(),
             role: session.user.role.as_str(),

@@ -2,17 +2,18 @@
 //! a cookie of its own that the form must repeat, and by the same-origin check.
 
 use crate::guard::{
-    NoFields, Protected, SESSION_COOKIE, SIGN_IN_PATH, cookie_value, forbidden, same_origin, same_secret, set_cookie,
+    LANGUAGE_COOKIE, NoFields, Protected, SESSION_COOKIE, SIGN_IN_PATH, cookie_value, forbidden, same_origin,
+    same_secret, set_cookie, visitor_language,
 };
 use crate::pages::{self, render};
 use crate::state::Console;
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::{Extension, Form};
 use lajan_domain::Timestamp;
 use lajan_domain::network::ClientAddress;
-use lajan_i18n::{asked_language, say, say_with};
+use lajan_i18n::{Lang, say, say_with};
 use lajan_services::console::{SignInRefusal, random_token};
 use minijinja::context;
 use serde::Deserialize;
@@ -30,23 +31,44 @@ pub struct SignInForm {
     csrf: String,
 }
 
-/// The form, with a fresh CSRF value in it and in its cookie; a signed-in user goes on to the
+/// `?lang=` on the sign-in page: the language the visitor chose with its switch.
+#[derive(Deserialize)]
+pub struct LanguageChoice {
+    #[serde(default)]
+    lang: Option<String>,
+}
+
+/// The form, with a fresh CSRF value in it and in its cookie, in the visitor's language (the
+/// one chosen with the page's switch is kept in a cookie); a signed-in user goes on to the
 /// dashboard.
-pub async fn form(State(console): State<Console>, headers: HeaderMap) -> Response {
+pub async fn form(
+    State(console): State<Console>,
+    headers: HeaderMap,
+    Query(choice): Query<LanguageChoice>,
+) -> Response {
     if let Some(token) = cookie_value(&headers, SESSION_COOKIE)
         && let Ok(Some(_)) = console.services.console_session(&token).await
     {
         return Redirect::to("/console").into_response();
     }
-    form_page(&console, &headers, StatusCode::OK, "", None)
+    let chosen = choice.lang.as_deref().and_then(Lang::parse);
+    let lang = chosen.unwrap_or_else(|| visitor_language(&headers));
+    lajan_i18n::answer_in(lang);
+    let mut page = form_page(&console, lang, StatusCode::OK, "", None);
+    if let Some(chosen) = chosen
+        && let Ok(cookie) =
+            HeaderValue::from_str(&set_cookie(&console, LANGUAGE_COOKIE, Some(chosen.code()), "/console"))
+    {
+        page.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    page
 }
 
-fn form_page(console: &Console, headers: &HeaderMap, status: StatusCode, email: &str, error: Option<&str>) -> Response {
+fn form_page(console: &Console, lang: Lang, status: StatusCode, email: &str, error: Option<&str>) -> Response {
     let csrf = match random_token() {
         Ok(csrf) => csrf,
         Err(e) => return pages::failure(&e),
     };
-    let lang = asked_language(headers);
     let mut response = render(status, "sign_in.html", context! { csrf, email, error, lang });
     if let Ok(cookie) = HeaderValue::from_str(&set_cookie(console, SIGN_IN_COOKIE, Some(&csrf), SIGN_IN_PATH)) {
         response.headers_mut().append(header::SET_COOKIE, cookie);
@@ -89,13 +111,19 @@ pub async fn submit(
         Err(SignInRefusal::Invalid) => {
             // The one answer to an unknown email, a wrong password and a disabled user.
             let invalid = say("sign-in-invalid");
-            form_page(&console, &headers, StatusCode::UNAUTHORIZED, &form.email, Some(&invalid))
+            form_page(&console, visitor_language(&headers), StatusCode::UNAUTHORIZED, &form.email, Some(&invalid))
         }
         Err(SignInRefusal::Locked { until }) => {
             let seconds = (until.as_millis() - Timestamp::now().as_millis()).max(1000) / 1000;
             let minutes = (seconds + 59) / 60;
             let text = say_with("sign-in-locked", &[("minutes", minutes.to_string())]);
-            let mut response = form_page(&console, &headers, StatusCode::TOO_MANY_REQUESTS, &form.email, Some(&text));
+            let mut response = form_page(
+                &console,
+                visitor_language(&headers),
+                StatusCode::TOO_MANY_REQUESTS,
+                &form.email,
+                Some(&text),
+            );
             response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds));
             response
         }

@@ -286,7 +286,8 @@ external-id = External id
 transaction = Transaction
 no-items-match = No items match.
 date = { $month } { $day }, { $year }
-date-time = { $date }, { $time } UTC
+date-time = { $date }, { $time } { $zone }
+zone-time = { $city } time
 status-draft = draft
 status-sent = sent
 status-viewed = viewed
@@ -535,8 +536,8 @@ status-active = open
 status-inactive = closed
 status-expired = expired
 rows-invalid = { $count ->
-    [one] 1 row is wrong; nothing was stored.
-   *[other] { $count } rows are wrong; nothing was stored.
+    [one] 1 row is wrong.
+   *[other] { $count } rows are wrong.
 }
 rule-no-client = no client has the id { $v1 }
 rule-missing-recipient = give a client or a wallet
@@ -883,3 +884,9 @@ done-payment = Payment recorded.
 done-reversed = Payment reversed.
 done-credit-note = Credit note issued.
 done-credit-note-voided = Credit note voided.
+status-invoice-sent = sent
+status-delivery-failed = failed
+status-sign_in-failed = failed
+spreadsheet-row = Row in the spreadsheet
+value-given = Value in the file
+value-empty = (empty)

@@ -43,10 +43,24 @@ pub fn day(lang: Lang, value: &str) -> String {
 
 /// An instant (RFC 3339) as its UTC date and minute, written out; anything else as it came.
 pub fn when(lang: Lang, value: &str) -> String {
+    when_in(lang, value, None)
+}
+
+/// An instant (RFC 3339) as its date and minute in timezone `zone` (an IANA name; UTC when
+/// none or unknown), written out with the zone's name (`Port-au-Prince time`), so nobody
+/// wonders which clock it is; anything else as it came.
+pub fn when_in(lang: Lang, value: &str, zone: Option<&str>) -> String {
     let Ok(instant) = value.parse::<jiff::Timestamp>() else { return value.to_owned() };
-    let utc = instant.to_zoned(jiff::tz::TimeZone::UTC).datetime();
-    let time = format!("{:02}:{:02}", utc.hour(), utc.minute());
-    crate::text(lang, "date-time", &[("date", written_date(lang, utc.date())), ("time", time)])
+    let named = zone.filter(|z| *z != "UTC").and_then(|z| Some((z, jiff::tz::TimeZone::get(z).ok()?)));
+    let (local, zone) = match named {
+        Some((name, tz)) => {
+            let city = name.rsplit('/').next().unwrap_or(name).replace('_', " ");
+            (instant.to_zoned(tz).datetime(), crate::text(lang, "zone-time", &[("city", city)]))
+        }
+        None => (instant.to_zoned(jiff::tz::TimeZone::UTC).datetime(), "UTC".to_owned()),
+    };
+    let time = format!("{:02}:{:02}", local.hour(), local.minute());
+    crate::text(lang, "date-time", &[("date", written_date(lang, local.date())), ("time", time), ("zone", zone)])
 }
 
 fn written_date(lang: Lang, date: jiff::civil::Date) -> String {
@@ -80,8 +94,24 @@ pub fn add_filters(env: &mut minijinja::Environment<'static>) {
     }
     env.add_filter("money", filter(amount));
     env.add_filter("day", filter(day));
-    env.add_filter("when", filter(when));
-    env.add_filter("status", filter(status));
+    // Times in the organization's timezone on the console's pages (their frame names it).
+    env.add_filter("when", |state: &State, value: Value| {
+        if value.is_none() || value.is_undefined() {
+            return String::new();
+        }
+        let zone = state.lookup("frame").and_then(|f| f.get_attr("timezone").ok()).filter(|z| !z.is_undefined());
+        when_in(page_lang(state), &value.to_string(), zone.as_ref().and_then(Value::as_str))
+    });
+    // `value|status("invoice")`: a status as it reads of that kind of thing, where a language
+    // agrees it with the thing's gender (`envoyée`, an invoice; `envoyé`, a payout).
+    env.add_filter("status", |state: &State, value: Value, kind: Option<String>| {
+        if value.is_none() || value.is_undefined() {
+            return String::new();
+        }
+        let (lang, value) = (page_lang(state), value.to_string());
+        kind.and_then(|kind| crate::known(lang, &format!("status-{kind}-{value}"), &[]))
+            .unwrap_or_else(|| status(lang, &value))
+    });
     env.add_filter("event", filter(event));
 }
 
@@ -108,6 +138,14 @@ mod tests {
         assert_eq!(when(Lang::Fr, "2026-11-26T06:53:23.123Z"), "26 novembre 2026 à 06:53 UTC");
         assert_eq!(when(Lang::En, "2026-11-26T06:53:23.123Z"), "November 26, 2026, 06:53 UTC");
         assert_eq!(when(Lang::En, "soon"), "soon");
+        // In the organization's timezone, named; daylight saving time included (EDT in July).
+        let port_au_prince = Some("America/Port-au-Prince");
+        assert_eq!(
+            when_in(Lang::Fr, "2026-11-26T14:05:00Z", port_au_prince),
+            "26 novembre 2026 à 09:05 heure de Port-au-Prince"
+        );
+        assert_eq!(when_in(Lang::Ht, "2026-07-01T14:05:00Z", port_au_prince), "1 jiyè 2026 a 10:05 lè Port-au-Prince");
+        assert_eq!(when_in(Lang::En, "2026-11-26T14:05:00Z", Some("Mars/Olympus")), "November 26, 2026, 14:05 UTC");
     }
 
     #[test]

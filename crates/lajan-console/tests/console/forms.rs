@@ -123,16 +123,19 @@ api_test!(a_maker_uploads_a_spreadsheet_fixes_its_bad_rows_submits_and_an_approv
     let page = r.text().await.unwrap();
     let squashed: String = page.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(squashed.contains("Nothing was stored"), "{page}");
-    let row = |n: u32, field: &str, rule: &str| {
+    // Each bad row as the spreadsheet numbers it (its header is row 1), with its externalId and
+    // the value in the file, and "nothing was stored" said once.
+    let row = |n: u32, external: &str, field: &str, value: &str, rule: &str| {
         format!(
-            "<td class=\"num\" data-label=\"Row\">{n}</td><td data-label=\"Field\"><code>{field}</code></td><td data-label=\"What is wrong\">{rule}</td>"
+            "<td class=\"num\" data-label=\"Row in the spreadsheet\">{n}</td><td data-label=\"External id\"><code>{external}</code></td><td data-label=\"Field\"><code>{field}</code></td><td data-label=\"Value in the file\" class=\"wrap\"><code>{value}</code></td><td data-label=\"What is wrong\">{rule}</td>"
         )
     };
     let stellar = "must be a Stellar account address: 56 characters starting with G";
-    assert!(squashed.contains(&row(2, "walletAccountId", stellar)), "row 2: {page}");
+    assert!(squashed.contains(&row(3, "june-2", "walletAccountId", "GNOTAWALLET", stellar)), "data row 2: {page}");
     let places = "must have at most 2 decimal places";
-    assert!(squashed.contains(&row(3, "assetAmount", places)), "row 3, at once: {page}");
-    assert!(squashed.contains("2 rows are wrong; nothing was stored."), "{page}");
+    assert!(squashed.contains(&row(4, "june-3", "assetAmount", "1.234", places)), "data row 3, at once: {page}");
+    assert!(squashed.contains("2 rows are wrong."), "{page}");
+    assert_eq!(squashed.to_lowercase().matches("nothing was stored").count(), 1, "said once: {page}");
     assert!(page.contains("value=\"June stipends\""), "the name is kept");
     let none: Value = app.get("/v1/disbursements").await.json().await.unwrap();
     assert_eq!(none["pagination"]["total"], 0);

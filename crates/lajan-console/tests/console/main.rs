@@ -16,3 +16,4 @@ mod pages;
 mod receivers;
 mod sessions;
 mod webhooks;
+mod words;
