@@ -1,6 +1,7 @@
-//! Who is asking and whether they meant to: the session cookie (no session, no page: 303 to the
-//! sign-in form), and for every change the session's CSRF value and a same-origin `Origin` or
-//! `Referer` (anything else is 403 and changes nothing).
+//! Who is asking, in which language, and whether they meant to: the session cookie (no session,
+//! no page: 303 to the sign-in form), the visitor's chosen language, and for every change the
+//! session's CSRF value and a same-origin `Origin` or `Referer` (anything else is 403 and
+//! changes nothing).
 
 use crate::pages;
 use crate::state::Console;

@@ -168,6 +168,7 @@ async fn languages_tour(
             ("disbursement", format!("{base}{batch}")),
             ("payouts", format!("{base}/console/payouts")),
             ("events", format!("{base}/console/events")),
+            ("client-new", format!("{base}/console/clients/new")),
             ("pay", format!("{link}?lang={lang}")),
         ];
         pages.push(if lang == "fr" {
