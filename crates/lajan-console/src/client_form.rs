@@ -161,16 +161,8 @@ pub struct Saved {
 
 /// The client `id` of this organization and environment, or the page that says there is none.
 async fn client_of(console: &Console, signed: &Signed, id: &str) -> Result<Client, Response> {
-    let found = if IdKind::Client.is_id(id) {
-        console.services.store.get_client(&signed.session.tenant(), id).await
-    } else {
-        Ok(None)
-    };
-    match found {
-        Ok(Some(client)) => Ok(client),
-        Ok(None) => Err(pages::not_found(signed.frame())),
-        Err(e) => Err(pages::failure(&e.into())),
-    }
+    let tenant = signed.session.tenant();
+    pages::record(signed.frame(), IdKind::Client, id, || console.services.store.get_client(&tenant, id)).await
 }
 
 pub async fn edit(

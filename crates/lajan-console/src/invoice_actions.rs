@@ -83,16 +83,11 @@ pub async fn void(State(console): State<Console>, Path(id): Path<String>, reques
 
 /// The page asking to confirm voiding invoice `id`, naming its number and total.
 async fn confirm_void(console: &Console, signed: &Signed, id: &str, reason: &str) -> Response {
-    let frame = signed.frame();
-    let found = if IdKind::Invoice.is_id(id) {
-        console.services.store.get_invoice(&signed.session.tenant(), id).await
-    } else {
-        Ok(None)
-    };
-    let detail = match found {
-        Ok(Some(detail)) => detail,
-        Ok(None) => return pages::not_found(frame),
-        Err(e) => return pages::failure(&e.into()),
+    let (frame, tenant) = (signed.frame(), signed.session.tenant());
+    let read = || console.services.store.get_invoice(&tenant, id);
+    let detail = match pages::record(signed.frame(), IdKind::Invoice, id, read).await {
+        Ok(detail) => detail,
+        Err(page) => return page,
     };
     let invoice = &detail.invoice;
     let total = confirm::money(&format_scaled(invoice.totals.total, 2), invoice.currency.code());

@@ -253,16 +253,11 @@ pub async fn edit(State(console): State<Console>, signed: Signed, Path(id): Path
     if let Some(refused) = signed.refused_unless(Duty::Prepare) {
         return refused;
     }
-    let frame = signed.frame();
-    let found = if IdKind::Invoice.is_id(&id) {
-        console.services.store.get_invoice(&signed.session.tenant(), &id).await
-    } else {
-        Ok(None)
-    };
-    let detail = match found {
-        Ok(Some(detail)) => detail,
-        Ok(None) => return pages::not_found(frame),
-        Err(e) => return pages::failure(&e.into()),
+    let (frame, tenant) = (signed.frame(), signed.session.tenant());
+    let read = || console.services.store.get_invoice(&tenant, &id);
+    let detail = match pages::record(signed.frame(), IdKind::Invoice, &id, read).await {
+        Ok(detail) => detail,
+        Err(page) => return page,
     };
     if detail.invoice.status != InvoiceStatus::Draft {
         let text = say("only-draft-editable");

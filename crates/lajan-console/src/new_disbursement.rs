@@ -145,16 +145,11 @@ fn explain(refusal: Invalid) -> (String, Vec<FieldError>) {
 
 /// The page asking to confirm submitting draft `id`, naming its size and total.
 async fn confirm_submit(console: &Console, signed: &Signed, id: &str) -> Response {
-    let frame = signed.frame();
-    let found = if IdKind::Disbursement.is_id(id) {
-        console.services.store.get_disbursement(&signed.session.tenant(), id).await
-    } else {
-        Ok(None)
-    };
-    let batch = match found {
-        Ok(Some(batch)) => batch,
-        Ok(None) => return pages::not_found(frame),
-        Err(e) => return pages::failure(&e.into()),
+    let (frame, tenant) = (signed.frame(), signed.session.tenant());
+    let read = || console.services.store.get_disbursement(&tenant, id);
+    let batch = match pages::record(signed.frame(), IdKind::Disbursement, id, read).await {
+        Ok(batch) => batch,
+        Err(page) => return page,
     };
     let amount = confirm::money(&format_scaled(batch.total_amount, 2), batch.asset_code.as_str());
     let args = [("name", batch.name.clone()), ("count", batch.item_count.to_string()), ("amount", amount)];

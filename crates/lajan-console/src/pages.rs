@@ -5,9 +5,11 @@
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use lajan_domain::console::ConsoleSession;
+use lajan_domain::id::IdKind;
 use lajan_domain::user::Duty;
 use lajan_i18n::{Lang, say};
 use lajan_services::ServiceError;
+use lajan_store::StoreResult;
 use minijinja::{Environment, Value, context};
 use serde::Serialize;
 use std::sync::OnceLock;
@@ -135,6 +137,22 @@ pub fn refused(frame: Frame, status: StatusCode, title: &str, text: &str, back: 
 pub fn not_found(frame: Frame) -> Response {
     let (title, text) = (say("not-found"), say("not-found-explained"));
     render(StatusCode::NOT_FOUND, "message.html", context! { frame, title, text })
+}
+
+/// The record `id` names, read by `read` when `id` is of `kind` (any other id names nothing and
+/// is never looked up), or the page to answer instead: not found, or the failure.
+pub async fn record<T, Read: Future<Output = StoreResult<Option<T>>>>(
+    frame: Frame,
+    kind: IdKind,
+    id: &str,
+    read: impl FnOnce() -> Read,
+) -> Result<T, Response> {
+    let found = if kind.is_id(id) { read().await } else { Ok(None) };
+    match found {
+        Ok(Some(record)) => Ok(record),
+        Ok(None) => Err(not_found(frame)),
+        Err(e) => Err(failure(&e.into())),
+    }
 }
 
 /// A use case that failed on our side (the database, the randomness source): logged, and a
