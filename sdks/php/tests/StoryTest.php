@@ -197,9 +197,11 @@ final class StoryTest extends TestCase
         $readme = (string) file_get_contents(__DIR__ . '/../../../README.md');
         $section = explode("\n## ", explode('## Client libraries', $readme, 2)[1], 2)[0];
         $this->assertSame(1, preg_match('/```php\n(.*?)```/s', $section, $snippet));
+        // A file PHP runs as written opens with its tag; eval takes the code after it.
+        $this->assertStringStartsWith("<?php\n", $snippet[1]);
         $code = str_replace(
-            ["require 'vendor/autoload.php';", "'http://127.0.0.1:8080'", "'sk_test_...'"],
-            ['', var_export(self::$baseUrl, true), var_export(self::$apiKey, true)],
+            ["<?php\n", "require 'vendor/autoload.php';", "'http://127.0.0.1:8080'", "'sk_test_...'"],
+            ['', '', var_export(self::$baseUrl, true), var_export(self::$apiKey, true)],
             $snippet[1],
         );
         ob_start();
