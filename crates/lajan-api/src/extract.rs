@@ -179,12 +179,16 @@ impl<'de> Deserialize<'de> for ExactNumber {
 }
 
 /// A list's `search`, at most [`MAX_SEARCH_CHARS`](lajan_domain::pagination::MAX_SEARCH_CHARS)
-/// characters, else 400 `validation_error` naming it.
+/// characters and without a NUL (no text Lajan keeps holds one, and neither PostgreSQL text
+/// nor an FTS5 query can carry it), else 400 `validation_error` naming it.
 pub fn search_text(search: Option<String>) -> Result<Option<String>, ApiError> {
     use lajan_domain::pagination::MAX_SEARCH_CHARS;
+    let refused = |message: String| Err(ApiError::validation(vec![lajan_domain::FieldError::new("search", message)]));
     if search.as_ref().is_some_and(|s| s.chars().count() > MAX_SEARCH_CHARS) {
-        let message = format!("must be at most {MAX_SEARCH_CHARS} characters");
-        return Err(ApiError::validation(vec![lajan_domain::FieldError::new("search", message)]));
+        return refused(format!("must be at most {MAX_SEARCH_CHARS} characters"));
+    }
+    if search.as_ref().is_some_and(|s| s.contains('\0')) {
+        return refused("must not contain a NUL character".to_owned());
     }
     Ok(search)
 }

@@ -298,7 +298,7 @@ pub fn rules() -> Vec<(&'static str, &'static str, Value)> {
 /// `(path prefix, parameter, rule)`: the ids in paths and queries, and every `search`.
 pub fn parameter_rules() -> Vec<(&'static str, &'static str, Value)> {
     use IdKind::*;
-    let search = || chars(lajan_domain::pagination::MAX_SEARCH_CHARS);
+    let search = || json!({ "maxLength": lajan_domain::pagination::MAX_SEARCH_CHARS, "pattern": "^[^\\x00]*$" });
     vec![
         ("/v1/clients", "search", search()),
         ("/v1/disbursements", "search", search()),

@@ -83,7 +83,8 @@ impl ListQuery {
                 title: say("search-too-long"),
                 text: say_with("search-at-most", &[("max", MAX_SEARCH_CHARS.to_string())]),
             }),
-            found => Ok(found.map(str::to_owned)),
+            // No text Lajan keeps holds a NUL, nor can a query carry one: it matches nothing more.
+            found => Ok(found.map(|text| text.replace('\0', ""))),
         }
     }
 

@@ -286,6 +286,9 @@ api_test!(list_filters_refuse_what_can_match_nothing_instead_of_answering_an_emp
         assert_eq!(detail(&refused), ("search", "must be at most 200 characters"), "{list}");
         let longest = app.get(&format!("/v1/{list}?search={}", &long[..200])).await;
         assert_eq!(longest.status(), 200, "{list}");
+        // A NUL reached the FTS5 query (SQLite) and text parameters (PostgreSQL): 500 before.
+        let nul = expect_error(app.get(&format!("/v1/{list}?search=ab%00cd")).await, 400, "validation_error").await;
+        assert_eq!(detail(&nul), ("search", "must not contain a NUL character"), "{list}");
     }
     let refused = expect_error(app.get("/v1/events?type=invoice.payed").await, 400, "validation_error").await;
     assert_eq!(detail(&refused).0, "type");
