@@ -19,7 +19,7 @@ use lajan_domain::money::format_scaled;
 use lajan_domain::payout::{PayoutAction, PayoutDetail};
 use lajan_domain::user::Duty;
 use lajan_domain::validation::parse_reason;
-use lajan_i18n::say;
+use lajan_i18n::{say, say_with};
 use lajan_services::ServiceError;
 use lajan_services::views::disbursements::DisbursementView;
 use lajan_services::views::payouts::PayoutView;
@@ -164,11 +164,7 @@ async fn decide(console: &Console, id: &str, request: &Protected<Decision>, deci
     };
     let services = &console.services;
     if form.confirmed.is_none() && !matches!(decided, Decided::Payout(PayoutAction::Cancel)) {
-        return match confirmation(console, signed, id, &decided, form).await {
-            Ok(Some(page)) => page,
-            Ok(None) => pages::not_found(frame),
-            Err(e) => pages::failure(&e),
-        };
+        return confirmation(console, signed, id, &decided, form).await;
     }
     let (done, item_page) = match decided {
         Decided::Payout(action) => (
@@ -207,21 +203,17 @@ async fn decide(console: &Console, id: &str, request: &Protected<Decision>, deci
 }
 
 /// The page asking to confirm a decision, saying what it decides: the payout's amount and
-/// recipient, or the batch's name, size and total. `None` when there is no such item.
-async fn confirmation(
-    console: &Console,
-    signed: &Signed,
-    id: &str,
-    decided: &Decided,
-    form: &Decision,
-) -> Result<Option<Response>, ServiceError> {
-    let tenant = signed.session.tenant();
-    let store = &console.services.store;
+/// recipient, or the batch's name, size and total; the not-found page when there is no such item.
+async fn confirmation(console: &Console, signed: &Signed, id: &str, decided: &Decided, form: &Decision) -> Response {
+    let (tenant, store) = (signed.session.tenant(), &console.services.store);
     let approve = matches!(decided, Decided::Payout(PayoutAction::Approve) | Decided::ApproveDisbursement);
-    let (key, item_page) = match decided {
+    let (key, args, item_page) = match decided {
         Decided::Payout(_) => {
-            let found = if IdKind::Payout.is_id(id) { store.get_payout(&tenant, id).await? } else { None };
-            let Some(d) = found else { return Ok(None) };
+            let read = || store.get_payout(&tenant, id);
+            let d = match pages::record(|| signed.frame(), IdKind::Payout, id, read).await {
+                Ok(d) => d,
+                Err(page) => return page,
+            };
             let p = &d.payout;
             let to = match (&d.client, &p.wallet_account_id) {
                 (Some(c), _) => format!("{} {}", c.first_name, c.last_name),
@@ -230,36 +222,29 @@ async fn confirmation(
             };
             let amount = confirm::money(&format_scaled(p.asset_amount, 2), p.asset_code.as_str());
             let key = if approve { "confirm-approve-payout" } else { "confirm-reject-payout" };
-            ((key, vec![("amount", amount), ("to", to)]), format!("/console/payouts/{id}"))
+            (key, vec![("amount", amount), ("to", to)], format!("/console/payouts/{id}"))
         }
         Decided::ApproveDisbursement | Decided::RejectDisbursement => {
-            let found = if IdKind::Disbursement.is_id(id) { store.get_disbursement(&tenant, id).await? } else { None };
-            let Some(b) = found else { return Ok(None) };
+            let read = || store.get_disbursement(&tenant, id);
+            let b = match pages::record(|| signed.frame(), IdKind::Disbursement, id, read).await {
+                Ok(b) => b,
+                Err(page) => return page,
+            };
             let amount = confirm::money(&format_scaled(b.total_amount, 2), b.asset_code.as_str());
             let key = if approve { "confirm-approve-disbursement" } else { "confirm-reject-disbursement" };
             let args = vec![("name", b.name.clone()), ("count", b.item_count.to_string()), ("amount", amount)];
-            ((key, args), format!("/console/disbursements/{id}"))
+            (key, args, format!("/console/disbursements/{id}"))
         }
     };
-    let action = match decided {
-        Decided::Payout(PayoutAction::Approve) => format!("/console/payouts/{id}/approve"),
-        Decided::Payout(_) => format!("/console/payouts/{id}/reject"),
-        Decided::ApproveDisbursement => format!("/console/disbursements/{id}/approve"),
-        Decided::RejectDisbursement => format!("/console/disbursements/{id}/reject"),
-    };
     let back = if form.back == "approvals" { "/console/approvals" } else { &item_page };
-    let page = confirm::page(
-        signed.frame(),
-        Confirm {
-            text: confirm::text(key.0, &key.1),
-            action: &action,
-            fields: vec![("reason", form.reason.clone()), ("back", form.back.clone())],
-            button: if approve { "confirm-yes-approve" } else { "confirm-yes-reject" },
-            danger: !approve,
-            back,
-        },
-    );
-    Ok(Some(page))
+    let confirm = Confirm {
+        text: say_with(key, &args),
+        fields: vec![("reason", form.reason.clone()), ("back", form.back.clone())],
+        button: if approve { "confirm-yes-approve" } else { "confirm-yes-reject" },
+        danger: !approve,
+        back,
+    };
+    confirm::page(signed.frame(), confirm)
 }
 
 /// A decision that was refused: why, and the way back to the approvals.

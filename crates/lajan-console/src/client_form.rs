@@ -4,7 +4,7 @@
 //! rules hold and every bad field is shown at once.
 
 use crate::domain_text;
-use crate::guard::{Protected, Signed};
+use crate::guard::{Protected, Signed, filled};
 use crate::once::{self, Before};
 use crate::pages::{self, render};
 use crate::state::Console;
@@ -53,14 +53,9 @@ pub struct ClientForm {
     remove_verification: Option<String>,
 }
 
-/// A text field as typed, unless left empty.
-fn given(text: &str) -> Option<String> {
-    Some(text.trim().to_owned()).filter(|t| !t.is_empty())
-}
-
 impl ClientForm {
     fn verification(&self) -> Option<VerificationInput> {
-        given(&self.verification_type)
+        filled(&self.verification_type)
             .map(|kind| VerificationInput { kind: Some(kind), value: Some(self.verification_value.clone()) })
     }
 
@@ -88,7 +83,13 @@ struct Shown {
     saved: bool,
 }
 
-async fn form_page(
+impl Shown {
+    fn of(client: &Client, saved: bool) -> Shown {
+        Shown { asks: client.verification.as_ref().map(|v| v.kind.as_str()), saved }
+    }
+}
+
+fn form_page(
     signed: &Signed,
     status: StatusCode,
     form: &ClientForm,
@@ -113,7 +114,7 @@ pub async fn new(signed: Signed) -> Response {
         Err(e) => return pages::failure(&e),
     };
     let form = ClientForm { once, reminders_enabled: Some("on".into()), ..ClientForm::default() };
-    form_page(&signed, StatusCode::OK, &form, None, Vec::new(), Shown::default()).await
+    form_page(&signed, StatusCode::OK, &form, None, Vec::new(), Shown::default())
 }
 
 pub async fn create(State(console): State<Console>, request: Protected<ClientForm>) -> Response {
@@ -130,12 +131,12 @@ pub async fn create(State(console): State<Console>, request: Protected<ClientFor
     let input = ClientInput {
         first_name: Some(form.first_name.clone()),
         last_name: Some(form.last_name.clone()),
-        email: given(&form.email),
-        phone_number: given(&form.phone_number),
-        wallet_account_id: given(&form.wallet_account_id),
-        wallet_memo: given(&form.wallet_memo),
+        email: filled(&form.email),
+        phone_number: filled(&form.phone_number),
+        wallet_account_id: filled(&form.wallet_account_id),
+        wallet_memo: filled(&form.wallet_memo),
         wallet_memo_type: None,
-        language: given(&form.language),
+        language: filled(&form.language),
         reminders_enabled: Some(form.reminders_enabled.is_some()),
         verification: form.verification(),
     };
@@ -147,7 +148,7 @@ pub async fn create(State(console): State<Console>, request: Protected<ClientFor
         Err(ServiceError::Store(StoreError::IdempotencyKeyTaken)) => once::taken(&console, &tenant, &claim).await,
         Err(ServiceError::Invalid(refusal)) => {
             let errors = domain_text::refusal_lines(&refusal);
-            form_page(signed, StatusCode::BAD_REQUEST, form, None, errors, Shown::default()).await
+            form_page(signed, StatusCode::BAD_REQUEST, form, None, errors, Shown::default())
         }
         Err(e) => pages::failure(&e),
     }
@@ -162,7 +163,7 @@ pub struct Saved {
 /// The client `id` of this organization and environment, or the page that says there is none.
 async fn client_of(console: &Console, signed: &Signed, id: &str) -> Result<Client, Response> {
     let tenant = signed.session.tenant();
-    pages::record(signed.frame(), IdKind::Client, id, || console.services.store.get_client(&tenant, id)).await
+    pages::record(|| signed.frame(), IdKind::Client, id, || console.services.store.get_client(&tenant, id)).await
 }
 
 pub async fn edit(
@@ -178,8 +179,8 @@ pub async fn edit(
         Ok(client) => client,
         Err(page) => return page,
     };
-    let shown = Shown { asks: client.verification.as_ref().map(|v| v.kind.as_str()), saved: saved.saved.is_some() };
-    form_page(&signed, StatusCode::OK, &ClientForm::of(&client), Some(&id), Vec::new(), shown).await
+    let shown = Shown::of(&client, saved.saved.is_some());
+    form_page(&signed, StatusCode::OK, &ClientForm::of(&client), Some(&id), Vec::new(), shown)
 }
 
 pub async fn update(
@@ -204,12 +205,12 @@ pub async fn update(
     let patch = ClientPatchInput {
         first_name: Some(Some(form.first_name.clone())),
         last_name: Some(Some(form.last_name.clone())),
-        email: Some(given(&form.email)),
-        phone_number: Some(given(&form.phone_number)),
-        wallet_account_id: Some(given(&form.wallet_account_id)),
-        wallet_memo: Some(given(&form.wallet_memo)),
+        email: Some(filled(&form.email)),
+        phone_number: Some(filled(&form.phone_number)),
+        wallet_account_id: Some(filled(&form.wallet_account_id)),
+        wallet_memo: Some(filled(&form.wallet_memo)),
         wallet_memo_type: None,
-        language: given(&form.language).map(Some),
+        language: filled(&form.language).map(Some),
         reminders_enabled: Some(form.reminders_enabled.is_some()),
         verification,
     };
@@ -219,8 +220,7 @@ pub async fn update(
         Err(ServiceError::NotFound(_)) => pages::not_found(signed.frame()),
         Err(ServiceError::Invalid(refusal)) => {
             let errors = domain_text::refusal_lines(&refusal);
-            let shown = Shown { asks: client.verification.as_ref().map(|v| v.kind.as_str()), saved: false };
-            form_page(signed, StatusCode::BAD_REQUEST, form, Some(&id), errors, shown).await
+            form_page(signed, StatusCode::BAD_REQUEST, form, Some(&id), errors, Shown::of(&client, false))
         }
         Err(e) => pages::failure(&e),
     }

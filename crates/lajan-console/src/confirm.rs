@@ -1,12 +1,12 @@
 //! The second step before an act that cannot be taken back (approve, reject, void, submit a
 //! disbursement), without JavaScript: the first post answers a page saying what will happen,
-//! whose button posts the same fields again with `confirmed`; and the notice a page shows
-//! after an act (`?done=approved`).
+//! whose button posts the same fields again, to the same path, with `confirmed`; and the
+//! notice a page shows after an act (`?done=approved`).
 
 use crate::pages::{Frame, render};
 use axum::http::StatusCode;
 use axum::response::Response;
-use lajan_i18n::{say, say_with};
+use lajan_i18n::say;
 use minijinja::context;
 use serde::Deserialize;
 
@@ -14,8 +14,6 @@ use serde::Deserialize;
 pub struct Confirm<'a> {
     /// What will happen, in words (amounts and names included).
     pub text: String,
-    /// Where the form posts: the act's own path.
-    pub action: &'a str,
     /// The fields to post again, besides the CSRF value and `confirmed`.
     pub fields: Vec<(&'static str, String)>,
     /// The button's catalogue key (`confirm-yes-approve`), and whether it undoes or refuses.
@@ -25,10 +23,11 @@ pub struct Confirm<'a> {
     pub back: &'a str,
 }
 
-/// The page asking to confirm: nothing is done until its button is pressed.
+/// The page asking to confirm: nothing is done until its button is pressed, which posts to the
+/// act's own path (the frame's: the page answers the act's first post).
 pub fn page(frame: Frame, confirm: Confirm<'_>) -> Response {
     let fields: Vec<_> = confirm.fields.iter().map(|(name, value)| context! { name, value }).collect();
-    let values = context! { frame, text => confirm.text, action => confirm.action, fields,
+    let values = context! { frame, text => confirm.text, fields,
     button => say(confirm.button), danger => confirm.danger, back => confirm.back };
     render(StatusCode::OK, "confirm.html", values)
 }
@@ -71,9 +70,4 @@ pub fn reported(path: &str, act: &str) -> String {
 /// An amount in the page's language with its asset or currency, for a confirmation's text.
 pub fn money(amount: &str, unit: &str) -> String {
     format!("{} {unit}", lajan_i18n::formats::amount(lajan_i18n::answering_in(), amount))
-}
-
-/// The confirmation's text: `key` filled with `args`.
-pub fn text(key: &str, args: &[(&str, String)]) -> String {
-    say_with(key, args)
 }

@@ -32,6 +32,11 @@ pub fn visitor_language(headers: &HeaderMap) -> Lang {
         .unwrap_or_else(|| asked_language(headers))
 }
 
+/// A posted form's text field, trimmed, unless it was left empty.
+pub fn filled(text: &str) -> Option<String> {
+    Some(text.trim().to_owned()).filter(|t| !t.is_empty())
+}
+
 /// The value of cookie `name` in the request, if it sent one.
 pub fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
     headers

@@ -22,7 +22,7 @@ use lajan_domain::message::Channel;
 use lajan_domain::money::format_scaled;
 use lajan_domain::user::Duty;
 use lajan_domain::validation::parse_reason;
-use lajan_i18n::say;
+use lajan_i18n::{say, say_with};
 use lajan_services::ServiceError;
 use lajan_store::credit_notes::CreditNoteOnInvoice;
 use lajan_store::incoming_payments::PaymentOnInvoice;
@@ -83,21 +83,18 @@ pub async fn void(State(console): State<Console>, Path(id): Path<String>, reques
 
 /// The page asking to confirm voiding invoice `id`, naming its number and total.
 async fn confirm_void(console: &Console, signed: &Signed, id: &str, reason: &str) -> Response {
-    let (frame, tenant) = (signed.frame(), signed.session.tenant());
+    let tenant = signed.session.tenant();
     let read = || console.services.store.get_invoice(&tenant, id);
-    let detail = match pages::record(signed.frame(), IdKind::Invoice, id, read).await {
+    let detail = match pages::record(|| signed.frame(), IdKind::Invoice, id, read).await {
         Ok(detail) => detail,
         Err(page) => return page,
     };
     let invoice = &detail.invoice;
     let total = confirm::money(&format_scaled(invoice.totals.total, 2), invoice.currency.code());
-    let (action, back) = (format!("/console/invoices/{id}/void"), format!("/console/invoices/{id}"));
-    let text = confirm::text("confirm-void-invoice", &[("number", invoice.number.clone()), ("amount", total)]);
+    let back = format!("/console/invoices/{id}");
+    let text = say_with("confirm-void-invoice", &[("number", invoice.number.clone()), ("amount", total)]);
     let fields = vec![("reason", reason.to_owned())];
-    confirm::page(
-        frame,
-        Confirm { text, action: &action, fields, button: "confirm-yes-void", danger: true, back: &back },
-    )
+    confirm::page(signed.frame(), Confirm { text, fields, button: "confirm-yes-void", danger: true, back: &back })
 }
 
 #[derive(Deserialize)]

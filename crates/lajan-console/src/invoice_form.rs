@@ -4,7 +4,7 @@
 //! needed); a row left blank is none. Saving goes through `create_invoice` (once however often
 //! posted) or `update_invoice`, as the user.
 
-use crate::guard::{Protected, Signed};
+use crate::guard::{Protected, Signed, filled};
 use crate::lists;
 use crate::numbers::TypedNumbers;
 use crate::once::{self, Before};
@@ -123,16 +123,12 @@ fn read(pairs: &[(String, String)]) -> (InvoiceForm, Asked) {
     (form, asked)
 }
 
-fn given(text: &str) -> Option<String> {
-    Some(text.trim().to_owned()).filter(|t| !t.is_empty())
-}
-
 /// The rows that are lines, as the API's line items, their numbers read as typed.
 fn line_items(form: &InvoiceForm, numbers: &mut TypedNumbers) -> Vec<LineItemInput> {
     let lines = form.lines.iter().filter(|l| !l.is_blank()).enumerate();
     lines
         .map(|(i, l)| LineItemInput {
-            description: given(&l.description),
+            description: filled(&l.description),
             quantity: numbers.read(&format!("lineItems[{i}].quantity"), &l.quantity),
             unit_price: numbers.read(&format!("lineItems[{i}].unitPrice"), &l.unit_price),
             tax_rate: numbers.read(&format!("lineItems[{i}].taxRate"), &l.tax_rate),
@@ -145,7 +141,7 @@ fn plan(form: &InvoiceForm, numbers: &mut TypedNumbers) -> Vec<InstallmentInput>
     let rows = form.installments.iter().filter(|r| !r.is_blank()).enumerate();
     rows.map(|(i, r)| InstallmentInput {
         amount: numbers.read(&format!("installments[{i}].amount"), &r.amount),
-        due_date: given(&r.due_date),
+        due_date: filled(&r.due_date),
     })
     .collect()
 }
@@ -227,11 +223,11 @@ pub async fn create(State(console): State<Console>, request: Protected<Vec<(Stri
     };
     let mut numbers = TypedNumbers::default();
     let invoice = InvoiceRequest {
-        client_id: given(&form.client),
-        currency: given(&form.currency),
-        due_date: given(&form.due_date),
+        client_id: filled(&form.client),
+        currency: filled(&form.currency),
+        due_date: filled(&form.due_date),
         line_items: Some(line_items(&form, &mut numbers)),
-        memo: given(&form.memo),
+        memo: filled(&form.memo),
         installments: Some(plan(&form, &mut numbers)),
         apply_credit_balance: form.apply_credit_balance,
         send_immediately: false,
@@ -253,14 +249,15 @@ pub async fn edit(State(console): State<Console>, signed: Signed, Path(id): Path
     if let Some(refused) = signed.refused_unless(Duty::Prepare) {
         return refused;
     }
-    let (frame, tenant) = (signed.frame(), signed.session.tenant());
+    let tenant = signed.session.tenant();
     let read = || console.services.store.get_invoice(&tenant, &id);
-    let detail = match pages::record(signed.frame(), IdKind::Invoice, &id, read).await {
+    let detail = match pages::record(|| signed.frame(), IdKind::Invoice, &id, read).await {
         Ok(detail) => detail,
         Err(page) => return page,
     };
     if detail.invoice.status != InvoiceStatus::Draft {
         let text = say("only-draft-editable");
+        let frame = signed.frame();
         return render(StatusCode::CONFLICT, "message.html", context! { frame, title => say("not-a-draft"), text });
     }
     let view = InvoiceView::from_detail(&detail, &console.services.config.public_url);
@@ -307,11 +304,11 @@ pub async fn update(
     // Saving the same changes twice leaves the draft as once: no key needed.
     let mut numbers = TypedNumbers::default();
     let changes = InvoiceUpdate {
-        client_id: given(&form.client),
-        currency: given(&form.currency),
-        due_date: given(&form.due_date),
+        client_id: filled(&form.client),
+        currency: filled(&form.currency),
+        due_date: filled(&form.due_date),
         line_items: Some(line_items(&form, &mut numbers)),
-        memo: Some(given(&form.memo)),
+        memo: Some(filled(&form.memo)),
         // The form shows the whole plan: what it holds now is the plan (none: due at once).
         installments: Some(plan(&form, &mut numbers)),
         apply_credit_balance: Some(form.apply_credit_balance),

@@ -55,20 +55,17 @@ pub async fn detail(
     Path(id): Path<String>,
     Query(done): Query<Done>,
 ) -> Response {
-    let frame = signed.frame();
     let tenant = signed.session.tenant();
-    let found =
-        if IdKind::Invoice.is_id(&id) { console.services.store.get_invoice(&tenant, &id).await } else { Ok(None) };
-    let (invoice, currency, no_contact) = match found {
-        Ok(Some(detail)) => (
-            InvoiceView::from_detail(&detail, &console.services.config.public_url),
-            detail.invoice.currency,
-            // Sending would be refused: the page says why before anyone tries.
-            detail.client.email.is_none() && detail.client.phone_number.is_none(),
-        ),
-        Ok(None) => return pages::not_found(frame),
-        Err(e) => return pages::failure(&e.into()),
+    let read = || console.services.store.get_invoice(&tenant, &id);
+    let detail = match pages::record(|| signed.frame(), IdKind::Invoice, &id, read).await {
+        Ok(detail) => detail,
+        Err(page) => return page,
     };
+    let frame = signed.frame();
+    let (invoice, currency) =
+        (InvoiceView::from_detail(&detail, &console.services.config.public_url), detail.invoice.currency);
+    // Sending would be refused: the page says why before anyone tries.
+    let no_contact = !detail.client.reachable();
     let events = match timeline::of(&console.services, &tenant, &id).await {
         Ok(events) => events,
         Err(e) => return pages::failure(&e),

@@ -161,8 +161,7 @@ pub async fn client_choices(
         .iter()
         .filter(|c| !wallets_only || c.wallet_account_id.is_some())
         .map(|c| {
-            let reachable = c.email.is_some() || c.phone_number.is_some();
-            minijinja::context! { id => c.id, name => format!("{} {}", c.first_name, c.last_name), reachable }
+            minijinja::context! { id => c.id, name => format!("{} {}", c.first_name, c.last_name), reachable => c.reachable() }
         })
         .collect())
 }

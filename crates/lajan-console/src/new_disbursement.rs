@@ -5,7 +5,7 @@
 
 use crate::confirm::{self, Confirm};
 use crate::domain_text;
-use crate::guard::{Protected, Signed, Upload};
+use crate::guard::{Protected, Signed, Upload, filled};
 use crate::once::{self, Before};
 use crate::pages::{self, WayBack, render};
 use crate::state::Console;
@@ -28,8 +28,6 @@ use serde::Deserialize;
 
 const PATH: &str = "/console/disbursements";
 
-/// The form again: `values` what was typed, `problem` what was wrong with the file as a whole,
-/// `rows` each bad row.
 /// The cell of `field` in `item` as the file had it, for a bad row's line.
 fn cell(item: &ItemRequest, field: &str) -> Option<String> {
     let verification = || item.verification.as_ref().and_then(|v| v.kind.clone());
@@ -48,6 +46,8 @@ fn cell(item: &ItemRequest, field: &str) -> Option<String> {
     }
 }
 
+/// The form again: `values` what was typed, `problem` what was wrong with the file as a whole,
+/// `rows` each bad row, beside its cells in `items` (the file's rows, in order).
 fn form_page(
     signed: &Signed,
     status: StatusCode,
@@ -62,7 +62,7 @@ fn form_page(
         .map(|r| {
             // A spreadsheet numbers its header 1: data row 5 is its row 6.
             let line = r.row.map(|row| row.saturating_add(1));
-            let item = items.iter().find(|i| Some(i.row) == r.row);
+            let item = r.row.and_then(|row| items.binary_search_by_key(&row, |i| i.row).ok()).map(|at| &items[at]);
             let (external_id, value) = (item.and_then(|i| i.external_id.clone()), item.and_then(|i| cell(i, &r.field)));
             let message = domain_text::row_rule(&r.field, &r.message);
             context! { line, field => r.field, external_id, value, message }
@@ -106,14 +106,12 @@ pub async fn create(State(console): State<Console>, upload: Upload) -> Response 
             return form_page(signed, StatusCode::BAD_REQUEST, typed, Some(problem), &rows, &[]);
         }
     };
-    let given = |text: &str| Some(text.trim().to_owned()).filter(|t| !t.is_empty());
     let request = DisbursementRequest {
-        name: given(name),
-        asset_code: given(asset),
+        name: filled(name),
+        asset_code: filled(asset),
         asset_issuer: None,
         source: DisbursementSource::Csv,
-        // Kept to show a refused row's cells beside what is wrong with them.
-        items: items.clone(),
+        items,
         row_errors,
     };
     let page_of = |d: &Disbursement| format!("/console/disbursements/{}", d.id);
@@ -124,6 +122,9 @@ pub async fn create(State(console): State<Console>, upload: Upload) -> Response 
         Err(ServiceError::Store(StoreError::IdempotencyKeyTaken)) => once::taken(&console, &tenant, &claim).await,
         Err(ServiceError::Invalid(refusal)) => {
             let (problem, rows) = explain(refusal);
+            // The file read again for the refused rows' cells: the request took the items, and
+            // only a refusal needs them.
+            let items = read_items(&upload.file).map(|(items, _)| items).unwrap_or_default();
             form_page(signed, StatusCode::BAD_REQUEST, typed, Some(problem), &rows, &items)
         }
         Err(e) => pages::failure(&e),
@@ -145,20 +146,18 @@ fn explain(refusal: Invalid) -> (String, Vec<FieldError>) {
 
 /// The page asking to confirm submitting draft `id`, naming its size and total.
 async fn confirm_submit(console: &Console, signed: &Signed, id: &str) -> Response {
-    let (frame, tenant) = (signed.frame(), signed.session.tenant());
+    let tenant = signed.session.tenant();
     let read = || console.services.store.get_disbursement(&tenant, id);
-    let batch = match pages::record(signed.frame(), IdKind::Disbursement, id, read).await {
+    let batch = match pages::record(|| signed.frame(), IdKind::Disbursement, id, read).await {
         Ok(batch) => batch,
         Err(page) => return page,
     };
     let amount = confirm::money(&format_scaled(batch.total_amount, 2), batch.asset_code.as_str());
     let args = [("name", batch.name.clone()), ("count", batch.item_count.to_string()), ("amount", amount)];
-    let (action, back) = (format!("/console/disbursements/{id}/submit"), format!("/console/disbursements/{id}"));
-    let text = confirm::text("confirm-submit-disbursement", &args);
-    confirm::page(
-        frame,
-        Confirm { text, action: &action, fields: vec![], button: "confirm-yes-submit", danger: false, back: &back },
-    )
+    let back = format!("/console/disbursements/{id}");
+    let text = say_with("confirm-submit-disbursement", &args);
+    let confirm = Confirm { text, fields: vec![], button: "confirm-yes-submit", danger: false, back: &back };
+    confirm::page(signed.frame(), confirm)
 }
 
 /// The submit form: its confirmation page's button sets `confirmed`.

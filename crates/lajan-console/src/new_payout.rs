@@ -2,7 +2,7 @@
 //! wallet address; amount, asset, memo) and its post, which creates the payout through the API's
 //! service method as the user, once however often the form is posted.
 
-use crate::guard::{Protected, Signed};
+use crate::guard::{Protected, Signed, filled};
 use crate::lists;
 use crate::numbers::TypedNumbers;
 use crate::once::{self, Before};
@@ -78,15 +78,14 @@ pub async fn create(State(console): State<Console>, request: Protected<PayoutFor
         Ok(Before::Made(made)) => return made,
         Err(refused) => return refused,
     };
-    let given = |text: &str| Some(text.trim().to_owned()).filter(|t| !t.is_empty());
     let mut numbers = TypedNumbers::default();
     let payout = PayoutRequest {
-        client_id: given(&form.client),
-        wallet_account_id: given(&form.wallet),
+        client_id: filled(&form.client),
+        wallet_account_id: filled(&form.wallet),
         asset_amount: numbers.read("assetAmount", &form.amount),
-        asset_code: given(&form.asset),
+        asset_code: filled(&form.asset),
         asset_issuer: None,
-        memo: given(&form.memo),
+        memo: filled(&form.memo),
     };
     let page_of = |d: &PayoutDetail| format!("/console/payouts/{}", d.payout.id);
     let body = |d: &PayoutDetail| page_of(d).into_bytes();

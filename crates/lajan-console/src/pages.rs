@@ -140,9 +140,9 @@ pub fn not_found(frame: Frame) -> Response {
 }
 
 /// The record `id` names, read by `read` when `id` is of `kind` (any other id names nothing and
-/// is never looked up), or the page to answer instead: not found, or the failure.
+/// is never looked up), or the page to answer instead: not found (in `frame`), or the failure.
 pub async fn record<T, Read: Future<Output = StoreResult<Option<T>>>>(
-    frame: Frame,
+    frame: impl FnOnce() -> Frame,
     kind: IdKind,
     id: &str,
     read: impl FnOnce() -> Read,
@@ -150,7 +150,7 @@ pub async fn record<T, Read: Future<Output = StoreResult<Option<T>>>>(
     let found = if kind.is_id(id) { read().await } else { Ok(None) };
     match found {
         Ok(Some(record)) => Ok(record),
-        Ok(None) => Err(not_found(frame)),
+        Ok(None) => Err(not_found(frame())),
         Err(e) => Err(failure(&e.into())),
     }
 }

@@ -53,14 +53,11 @@ pub async fn detail(
     Path(id): Path<String>,
     Query(done): Query<Done>,
 ) -> Response {
-    let frame = signed.frame();
     let tenant = signed.session.tenant();
-    let found =
-        if IdKind::Payout.is_id(&id) { console.services.store.get_payout(&tenant, &id).await } else { Ok(None) };
-    let detail = match found {
-        Ok(Some(detail)) => detail,
-        Ok(None) => return pages::not_found(frame),
-        Err(e) => return pages::failure(&e.into()),
+    let read = || console.services.store.get_payout(&tenant, &id);
+    let detail = match pages::record(|| signed.frame(), IdKind::Payout, &id, read).await {
+        Ok(detail) => detail,
+        Err(page) => return page,
     };
     // A batch's payouts are decided with their disbursement.
     let waiting = detail.payout.approval == ApprovalStatus::Pending && detail.payout.disbursement_id.is_none();
@@ -74,5 +71,6 @@ pub async fn detail(
         Ok(events) => events,
         Err(e) => return pages::failure(&e),
     };
+    let frame = signed.frame();
     render(StatusCode::OK, "payout.html", context! { frame, payout, events, decision, notice => done.notice() })
 }

@@ -343,7 +343,8 @@ impl ClientPatchInput {
 }
 
 impl Client {
-    /// Lajan can invite them to register a wallet: they have a phone number or an email.
+    /// Lajan can reach them (invite them to register a wallet, send them an invoice): they have a
+    /// phone number or an email.
     pub fn reachable(&self) -> bool {
         self.phone_number.is_some() || self.email.is_some()
     }

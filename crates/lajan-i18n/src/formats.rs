@@ -41,11 +41,6 @@ pub fn day(lang: Lang, value: &str) -> String {
     }
 }
 
-/// An instant (RFC 3339) as its UTC date and minute, written out; anything else as it came.
-pub fn when(lang: Lang, value: &str) -> String {
-    when_in(lang, value, None)
-}
-
 /// An instant (RFC 3339) as its date and minute in timezone `zone` (an IANA name; UTC when
 /// none or unknown), written out with the zone's name (`Port-au-Prince time`), so nobody
 /// wonders which clock it is; anything else as it came.
@@ -135,9 +130,9 @@ mod tests {
         assert_eq!(day(Lang::En, "2026-12-01"), "December 1, 2026");
         assert_eq!(day(Lang::Fr, "2026-12-01"), "1 décembre 2026");
         assert_eq!(day(Lang::Ht, "2026-12-01"), "1 desanm 2026");
-        assert_eq!(when(Lang::Fr, "2026-11-26T06:53:23.123Z"), "26 novembre 2026 à 06:53 UTC");
-        assert_eq!(when(Lang::En, "2026-11-26T06:53:23.123Z"), "November 26, 2026, 06:53 UTC");
-        assert_eq!(when(Lang::En, "soon"), "soon");
+        assert_eq!(when_in(Lang::Fr, "2026-11-26T06:53:23.123Z", None), "26 novembre 2026 à 06:53 UTC");
+        assert_eq!(when_in(Lang::En, "2026-11-26T06:53:23.123Z", None), "November 26, 2026, 06:53 UTC");
+        assert_eq!(when_in(Lang::En, "soon", None), "soon");
         // In the organization's timezone, named; daylight saving time included (EDT in July).
         let port_au_prince = Some("America/Port-au-Prince");
         assert_eq!(

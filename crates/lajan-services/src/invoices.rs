@@ -107,7 +107,7 @@ impl Services {
             // client's existence: both are checked here first, against the settings as read now.
             draft(&self.store.get_settings(tenant).await?)?;
             let client = self.store.get_client(tenant, &client_id).await?.ok_or_else(|| invalid_client(&client_id))?;
-            if client.email.is_none() && client.phone_number.is_none() {
+            if !client.reachable() {
                 return Err(Invalid::new(
                     "no_channel_available",
                     "sendImmediately needs a client with an email or phone number",
