@@ -17,9 +17,15 @@ pub fn id(kind: IdKind) -> Value {
     json!({ "pattern": format!("^{}[0-9a-f]{{32}}$", kind.prefix()) })
 }
 
-/// An amount as answers write it.
+/// An amount as answers write it: `format: decimal` tells a generator to read it as an exact
+/// decimal (the client libraries' `Decimal`), never a float.
 fn amount() -> Value {
-    json!({ "pattern": r"^[0-9]+\.[0-9]{2}$" })
+    json!({ "format": "decimal", "pattern": r"^[0-9]+\.[0-9]{2}$" })
+}
+
+/// An amount that moves a balance either way (a statement's or a credit balance's lines).
+fn signed_amount() -> Value {
+    json!({ "format": "decimal", "pattern": r"^-?[0-9]+\.[0-9]{2}$" })
 }
 
 fn one_of<'a>(values: impl IntoIterator<Item = &'a str>) -> Value {
@@ -157,8 +163,30 @@ pub fn rules() -> Vec<(&'static str, &'static str, Value)> {
         ("PayoutSummary", "assetAmount"),
         ("PayoutView", "assetAmount"),
         ("SandboxPaymentView", "amount"),
+        ("InvoiceView", "amountRemaining"),
+        ("InvoiceView", "amountCredited"),
+        ("InvoiceView", "amountOverpaid"),
+        ("InstallmentView", "amount"),
+        ("InstallmentView", "amountCredited"),
+        ("InstallmentView", "amountPaid"),
+        ("InstallmentView", "amountRemaining"),
+        ("CreditNoteView", "amount"),
+        ("CreditLineView", "amount"),
+        ("CreditBalanceView", "amount"),
+        ("InvoicePaymentView", "amount"),
+        ("InvoiceStatement", "amountRemaining"),
+        ("ReminderView", "amountDue"),
     ] {
         rules.push((schema, property, amount()));
+    }
+    for (schema, property) in [
+        ("CreditTransactionView", "amount"),
+        ("CreditTransactionView", "balanceAfter"),
+        ("StatementLineView", "amount"),
+        // A payment beyond what is owed shows below zero until its `to_credit_balance` line.
+        ("StatementLineView", "balance"),
+    ] {
+        rules.push((schema, property, signed_amount()));
     }
     for (schema, property) in [
         ("AttemptView", "attemptNumber"),

@@ -1,14 +1,46 @@
-"""Lajan's Python library: invoices and Stellar payouts through the Lajan API.
+"""Lajan's Python library: invoices and Stellar payouts through the Lajan API, typed, sync and async.
 
 from lajan import Lajan
-from lajan.models import CreateClient
 
-lajan = Lajan("http://127.0.0.1:8080", "sk_test_...")
-client = lajan.clients.create_client(body=CreateClient(first_name="Marie", last_name="Jean"))
+lajan = Lajan(api_key="sk_test_...", base_url="http://127.0.0.1:8080")
+client = lajan.clients.create({"firstName": "Marie", "lastName": "Jean"})
+for invoice in lajan.invoices.list({"status": "overdue"}):
+    print(invoice.invoice_number, invoice.total)
 """
 
-from ._client import Lajan
-from .errors import LajanError
-from .webhooks import verify_webhook
+from ._base import RequestOptions
+from ._client import AsyncLajan, Lajan
+from ._pagination import AsyncPage, AsyncPaginator, SyncPage
+from ._version import __version__
+from .errors import (
+    ApiConnectionError,
+    ApiError,
+    ApiTimeoutError,
+    AuthenticationError,
+    ConflictError,
+    LajanError,
+    NotFoundError,
+    PermissionError,
+    RateLimitError,
+    ValidationError,
+)
 
-__all__ = ["Lajan", "LajanError", "verify_webhook"]
+__all__ = [
+    "ApiConnectionError",
+    "ApiError",
+    "ApiTimeoutError",
+    "AsyncLajan",
+    "AsyncPage",
+    "AsyncPaginator",
+    "AuthenticationError",
+    "ConflictError",
+    "Lajan",
+    "LajanError",
+    "NotFoundError",
+    "PermissionError",
+    "RateLimitError",
+    "RequestOptions",
+    "SyncPage",
+    "ValidationError",
+    "__version__",
+]

@@ -2,8 +2,9 @@
 number read is a Decimal (integers stay int), so no amount ever passes through a float."""
 
 import json
+from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 
 def dumps(value: Any) -> str:
@@ -17,9 +18,10 @@ def dumps(value: Any) -> str:
     if isinstance(value, float):
         raise TypeError(f"{value!r} is a float, which cannot hold an amount exactly: pass a Decimal")
     if isinstance(value, dict):
-        return "{" + ",".join(f"{json.dumps(str(k))}:{dumps(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join(dumps(v) for v in value) + "]"
+        fields = cast(dict[str, Any], value)
+        return "{" + ",".join(f"{json.dumps(str(k))}:{dumps(v)}" for k, v in fields.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(dumps(v) for v in cast(Sequence[Any], value)) + "]"
     raise TypeError(f"{type(value).__name__} is not JSON")
 
 

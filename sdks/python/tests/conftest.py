@@ -7,6 +7,7 @@ import re
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -15,7 +16,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory):
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     binary = pathlib.Path(os.environ.get("LAJAN_BINARY", ROOT / "target" / "debug" / "lajan"))
     if not binary.exists():
         if os.environ.get("CI"):

@@ -1852,7 +1852,10 @@ export interface components {
         /** @description One asset held by the organization's sandbox account. */
         BalanceView: {
             assetCode: string;
-            /** @example 1000000.00 */
+            /**
+             * Format: decimal
+             * @example 1000000.00
+             */
             balance: string;
         };
         /** @description The client an invoice is addressed to. */
@@ -2115,6 +2118,7 @@ export interface components {
         /** @description What the organization holds for the client in one currency. */
         CreditBalanceView: {
             /**
+             * Format: decimal
              * @description A decimal string, never negative.
              * @example 150.00
              */
@@ -2141,6 +2145,7 @@ export interface components {
         /** @description Units of one of the invoice's line items a credit note took back. */
         CreditLineView: {
             /**
+             * Format: decimal
              * @description What they came to, tax included.
              * @example 150.00
              */
@@ -2163,7 +2168,10 @@ export interface components {
         };
         /** @description What a sent invoice no longer asks for, and why. */
         CreditNoteView: {
-            /** @example 500.00 */
+            /**
+             * Format: decimal
+             * @example 500.00
+             */
             amount: string;
             /** Format: date-time */
             createdAt: string;
@@ -2209,11 +2217,13 @@ export interface components {
             /** @description Who made the change that moved it (`system` `worker` for a ledger payment). */
             actor: components["schemas"]["ActorView"];
             /**
+             * Format: decimal
              * @description A signed decimal string: positive adds to the balance, negative takes from it.
              * @example 150.00
              */
             amount: string;
             /**
+             * Format: decimal
              * @description The balance in this currency once this move was made.
              * @example 150.00
              */
@@ -2325,7 +2335,10 @@ export interface components {
              * @enum {string|null}
              */
             approvalStatus?: "pending" | "approved" | "rejected" | null;
-            /** @example 125.50 */
+            /**
+             * Format: decimal
+             * @example 125.50
+             */
             assetAmount: string;
             clientId?: string | null;
             /** @description Why the latest attempt failed, e.g. `op_no_trust`. */
@@ -2363,6 +2376,7 @@ export interface components {
         /** @description A batch of payouts of one asset. */
         DisbursementView: {
             /**
+             * Format: decimal
              * @description The sum of the items sent.
              * @example 0.00
              */
@@ -2399,6 +2413,7 @@ export interface components {
             /** Format: date-time */
             submittedAt?: string | null;
             /**
+             * Format: decimal
              * @description The sum of every item.
              * @example 1500.00
              */
@@ -2510,16 +2525,26 @@ export interface components {
         };
         /** @description One part of an invoice's total, with what was paid of it. */
         InstallmentView: {
-            /** @example 1250.00 */
+            /**
+             * Format: decimal
+             * @example 1250.00
+             */
             amount: string;
             /**
+             * Format: decimal
              * @description What credit notes took off it (they shorten the plan from its end).
              * @example 0.00
              */
             amountCredited: string;
-            /** @example 500.00 */
+            /**
+             * Format: decimal
+             * @example 500.00
+             */
             amountPaid: string;
-            /** @example 750.00 */
+            /**
+             * Format: decimal
+             * @example 750.00
+             */
             amountRemaining: string;
             /** @example 2027-02-28 */
             dueDate: string;
@@ -2530,7 +2555,9 @@ export interface components {
             number: number;
         };
         IntentState: {
+            /** Format: decimal */
             amount: string;
+            /** Format: decimal */
             amountReceived: string;
             id: string;
             /**
@@ -2591,6 +2618,7 @@ export interface components {
         /** @description A payment counted on an invoice. */
         InvoicePaymentView: {
             /**
+             * Format: decimal
              * @description What the payment counts for, in the invoice's currency, as a decimal string.
              * @example 500.00
              */
@@ -2636,6 +2664,7 @@ export interface components {
         /** @description Every movement of what the client owes on an invoice, oldest first. */
         InvoiceStatement: {
             /**
+             * Format: decimal
              * @description What is still owed: the last line's balance.
              * @example 750.00
              */
@@ -2649,6 +2678,7 @@ export interface components {
         /** @description A row of the invoices list. */
         InvoiceSummary: {
             /**
+             * Format: decimal
              * @deprecated
              * @description The same as `total`, under its first name: kept for integrations that read it.
              * @example 1250.00
@@ -2678,6 +2708,7 @@ export interface components {
              */
             status: "draft" | "sent" | "viewed" | "partially_paid" | "paid" | "overdue" | "void";
             /**
+             * Format: decimal
              * @description What the invoice asks for in all, as one invoice's `total` says it.
              * @example 1250.00
              */
@@ -2686,23 +2717,27 @@ export interface components {
         /** @description An invoice in full. */
         InvoiceView: {
             /**
+             * Format: decimal
              * @description What its credit notes in force take off the total (`POST /v1/invoices/{id}/credit-notes`).
              * @example 0.00
              */
             amountCredited: string;
             /**
+             * Format: decimal
              * @description What was paid beyond the total (all that was paid, once void): it is held on the client's
              *     credit balance (`GET /v1/clients/{id}/credit-balance`), never lost.
              * @example 0.00
              */
             amountOverpaid: string;
             /**
+             * Format: decimal
              * @description Received so far through the payment link (may exceed the total after an overpayment):
              *     the sum of the invoice's payments (`GET /v1/invoices/{id}/payments`).
              * @example 500.00
              */
             amountPaid: string;
             /**
+             * Format: decimal
              * @description What is still due: the total less what was paid, never below 0.00; 0.00 once void.
              * @example 750.00
              */
@@ -2738,8 +2773,11 @@ export interface components {
             sentAt?: string | null;
             /** @enum {string} */
             status: "draft" | "sent" | "viewed" | "partially_paid" | "paid" | "overdue" | "void";
+            /** Format: decimal */
             subtotal: string;
+            /** Format: decimal */
             tax: string;
+            /** Format: decimal */
             total: string;
             /** Format: date-time */
             updatedAt: string;
@@ -2828,6 +2866,7 @@ export interface components {
         };
         LineItemView: {
             /**
+             * Format: decimal
              * @description quantity x unitPrice, rounded half-up to the cent.
              * @example 59.97
              */
@@ -2844,7 +2883,10 @@ export interface components {
              * @example 0
              */
             taxRate: string;
-            /** @example 19.99 */
+            /**
+             * Format: decimal
+             * @example 19.99
+             */
             unitPrice: string;
         };
         /**
@@ -2957,9 +2999,15 @@ export interface components {
         };
         /** @description A payment link as the payment-links area shows it. */
         PaymentLinkView: {
-            /** @example 500.00 */
+            /**
+             * Format: decimal
+             * @example 500.00
+             */
             amount: string;
-            /** @description Received so far (may exceed the amount). */
+            /**
+             * Format: decimal
+             * @description Received so far (may exceed the amount).
+             */
             amountPaid: string;
             /** Format: date-time */
             createdAt: string;
@@ -3031,7 +3079,10 @@ export interface components {
              * @enum {string}
              */
             approvalStatus: "pending" | "approved" | "rejected";
-            /** @example 100.00 */
+            /**
+             * Format: decimal
+             * @example 100.00
+             */
             assetAmount: string;
             /** @example USDC */
             assetCode: string;
@@ -3059,6 +3110,7 @@ export interface components {
         PayoutView: {
             /** @enum {string} */
             approvalStatus: "pending" | "approved" | "rejected";
+            /** Format: decimal */
             assetAmount: string;
             assetCode: string;
             /** @description null for the native asset (XLM). */
@@ -3241,6 +3293,7 @@ export interface components {
         /** @description A payment reminder as `invoice.reminder_sent` shows it: what it reminded of and its messages. */
         ReminderView: {
             /**
+             * Format: decimal
              * @description What was still due of it.
              * @example 500.00
              */
@@ -3331,6 +3384,7 @@ export interface components {
         };
         /** @description A payment recorded on the sandbox ledger. */
         SandboxPaymentView: {
+            /** Format: decimal */
             amount: string;
             assetCode: string;
             destinationAccount: string;
@@ -3513,6 +3567,7 @@ export interface components {
         /** @description One movement of what the client owes on the invoice. */
         StatementLineView: {
             /**
+             * Format: decimal
              * @description A signed decimal string: positive adds to what is owed, negative takes from it.
              * @example -500.00
              */
@@ -3520,6 +3575,7 @@ export interface components {
             /** Format: date-time */
             at: string;
             /**
+             * Format: decimal
              * @description What is owed once this movement is made; the last line's is the invoice's
              *     `amountRemaining`.
              * @example 750.00

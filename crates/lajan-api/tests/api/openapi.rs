@@ -209,3 +209,62 @@ api_test!(each_event_type_has_its_delivery_described_and_real_objects_fit_it, |a
         }
     }
 });
+
+#[test]
+fn every_amount_in_an_answer_is_typed_as_an_exact_decimal() {
+    // Client libraries read a `format: decimal` string as an exact decimal and any other string as
+    // text: an amount left untyped would reach an integrator as text. The examples are real
+    // answers (`openapi_examples`), so every amount the API writes is in them.
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(SNAPSHOT).unwrap()).unwrap();
+    let mut untyped = Vec::new();
+    let mut typed = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            for (status, response) in operation["responses"].as_object().into_iter().flatten() {
+                let content = &response["content"]["application/json"];
+                let at = format!("{method} {path} {status}");
+                amounts_in(&doc, &content["schema"], &content["example"], &at, &mut untyped, &mut typed);
+            }
+        }
+    }
+    assert!(typed > 30, "only {typed} amounts in the examples: are they still real answers?");
+    assert_eq!(untyped, Vec::<String>::new(), "amounts without `format: decimal`");
+}
+
+/// Walks `value` beside its `schema`, counting money-looking strings at `format: decimal`
+/// properties in `typed` and naming the others in `untyped`.
+fn amounts_in(doc: &Value, schema: &Value, value: &Value, at: &str, untyped: &mut Vec<String>, typed: &mut usize) {
+    if let Some(reference) = schema["$ref"].as_str() {
+        let name = reference.rsplit('/').next().unwrap();
+        return amounts_in(doc, &doc["components"]["schemas"][name], value, &format!("{at} {name}"), untyped, typed);
+    }
+    for part in ["allOf", "oneOf", "anyOf"].iter().flat_map(|k| schema[k].as_array().into_iter().flatten()) {
+        amounts_in(doc, part, value, at, untyped, typed);
+    }
+    match value {
+        Value::Array(items) => items.iter().for_each(|v| amounts_in(doc, &schema["items"], v, at, untyped, typed)),
+        Value::Object(fields) => {
+            for (name, v) in fields {
+                let property = &schema["properties"][name];
+                if property.is_null() {
+                    continue;
+                }
+                let looks_like_money = v.as_str().is_some_and(|s| {
+                    let digits = s.strip_prefix('-').unwrap_or(s);
+                    digits.split_once('.').is_some_and(|(whole, cents)| {
+                        !whole.is_empty()
+                            && cents.len() == 2
+                            && (whole.to_owned() + cents).bytes().all(|b| b.is_ascii_digit())
+                    })
+                });
+                if looks_like_money && property["format"] != "decimal" {
+                    untyped.push(format!("{at}: {name}"));
+                } else if looks_like_money {
+                    *typed += 1;
+                }
+                amounts_in(doc, property, v, &format!("{at}.{name}"), untyped, typed);
+            }
+        }
+        _ => {}
+    }
+}

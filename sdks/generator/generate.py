@@ -1,0 +1,27 @@
+"""Writes the client libraries' generated files from the OpenAPI document.
+
+    python3 sdks/generator/generate.py DOCUMENT OUT_DIR
+
+writes OUT_DIR/python/..., relative to each library's folder (sdks/generate copies them in).
+"""
+
+import json
+import pathlib
+import sys
+
+import api
+import python
+
+
+def main() -> None:
+    document, out = sys.argv[1], pathlib.Path(sys.argv[2])
+    model = api.read(json.loads(pathlib.Path(document).read_text()))
+    for language, files in {"python": python.write(model)}.items():
+        for name, text in files.items():
+            target = out / language / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text)
+
+
+if __name__ == "__main__":
+    main()

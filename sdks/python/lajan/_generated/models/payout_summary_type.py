@@ -1,9 +1,0 @@
-from enum import StrEnum
-
-
-class PayoutSummaryType(StrEnum):
-    DIRECT = "direct"
-    DISBURSEMENT = "disbursement"
-
-    def __str__(self) -> str:
-        return str(self.value)

@@ -1,9 +1,0 @@
-from enum import StrEnum
-
-
-class SendChannel(StrEnum):
-    EMAIL = "email"
-    SMS = "sms"
-
-    def __str__(self) -> str:
-        return str(self.value)

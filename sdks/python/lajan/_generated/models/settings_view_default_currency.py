@@ -1,9 +1,0 @@
-from enum import StrEnum
-
-
-class SettingsViewDefaultCurrency(StrEnum):
-    HTG = "HTG"
-    USD = "USD"
-
-    def __str__(self) -> str:
-        return str(self.value)
