@@ -26,8 +26,9 @@ SKIPPED_TAGS = {"Webhook events"}
 
 @dataclass(frozen=True)
 class Type:
-    """A value's type: `kind` is str, int, bool, decimal, date, datetime, any, list (of `item`),
-    ref (to the schema `name`), literal (`values`) or nullable (`item` or null)."""
+    """A value's type: `kind` is str, int, bool, decimal (`name` "number" when JSON writes it as a
+    number, else it is a decimal string), date, datetime, any, list (of `item`), ref (to the
+    schema `name`), literal (`values`) or nullable (`item` or null)."""
 
     kind: str
     item: Type | None = None
@@ -180,7 +181,8 @@ class Reader:
                 {"decimal": "decimal", "date": "date", "date-time": "datetime"}.get(schema.get("format", ""), "str")
             )
         if kind == "number":
-            return Type("decimal")
+            # A JSON number read exactly: the TypeScript and PHP libraries carry it as text.
+            return Type("decimal", name="number")
         if kind == "integer":
             return Type("int")
         if kind == "boolean":

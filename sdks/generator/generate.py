@@ -2,7 +2,7 @@
 
     python3 sdks/generator/generate.py DOCUMENT OUT_DIR
 
-writes OUT_DIR/python/..., relative to each library's folder (sdks/generate copies them in).
+writes OUT_DIR/<language>/..., each relative to its library's folder (sdks/generate copies them in).
 """
 
 import json
@@ -11,12 +11,13 @@ import sys
 
 import api
 import python
+import typescript
 
 
 def main() -> None:
     document, out = sys.argv[1], pathlib.Path(sys.argv[2])
     model = api.read(json.loads(pathlib.Path(document).read_text()))
-    for language, files in {"python": python.write(model)}.items():
+    for language, files in {"python": python.write(model), "typescript": typescript.write(model)}.items():
         for name, text in files.items():
             target = out / language / name
             target.parent.mkdir(parents=True, exist_ok=True)

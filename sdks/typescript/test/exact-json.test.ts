@@ -5,10 +5,7 @@ import { parse, stringify } from "../src/exact-json.js";
 
 test("a decimal string in a number field is written as that number, digit for digit", () => {
   const body = { assetAmount: "922337203685.47", memo: "12.50", lineItems: [{ quantity: "0.0001", unitPrice: "0.10" }] };
-  assert.equal(
-    stringify(body),
-    '{"assetAmount":922337203685.47,"memo":"12.50","lineItems":[{"quantity":0.0001,"unitPrice":0.10}]}',
-  );
+  assert.equal(stringify(body), '{"assetAmount":922337203685.47,"memo":"12.50","lineItems":[{"quantity":0.0001,"unitPrice":0.10}]}');
   assert.equal(stringify({ amount: "1e2" }), '{"amount":"1e2"}', "not a plain decimal: left a string, for the server to refuse");
   assert.equal(stringify({ amount: undefined, memo: null }), '{"memo":null}');
 });

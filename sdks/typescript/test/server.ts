@@ -2,23 +2,31 @@
 // key. The binary is LAJAN_BINARY, else the workspace's target/debug/lajan.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, openSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { TestContext } from "node:test";
+import { fileURLToPath } from "node:url";
 
-const root = new URL("../../../", import.meta.url).pathname;
+/** The repository's root: this file runs from sdks/typescript/dist/examples/test. */
+export const ROOT = fileURLToPath(new URL("../../../../../", import.meta.url));
 
-function freePort() {
-  return new Promise((resolve) => {
+function freePort(): Promise<number> {
+  return new Promise((done) => {
     const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => done(port));
     });
   });
 }
 
-export async function startServer(t) {
-  const binary = process.env.LAJAN_BINARY ?? join(root, "target/debug/lajan");
+export interface Server {
+  baseUrl: string;
+  apiKey: string;
+}
+
+export async function startServer(t: TestContext): Promise<Server | null> {
+  const binary = process.env.LAJAN_BINARY ?? join(ROOT, "target/debug/lajan");
   if (!existsSync(binary)) {
     if (process.env.CI) throw new Error(`no lajan binary at ${binary}, and CI needs this story to run`);
     t.skip(`no lajan binary at ${binary}: run cargo build -p lajan first or set LAJAN_BINARY`);
@@ -47,10 +55,20 @@ export async function startServer(t) {
       if ((await fetch(`${baseUrl}/readyz`)).ok) break;
     } catch {
       if (i > 200) throw new Error(`lajan serve did not become ready: ${readFileSync(log, "utf8")}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((done) => setTimeout(done, 50));
     }
   }
   const key = readFileSync(log, "utf8").match(/sk_test_[A-Za-z0-9]+/);
   if (!key) throw new Error("no sandbox key in the server's first output");
   return { baseUrl, apiKey: key[0] };
+}
+
+export async function eventually<T>(read: () => Promise<T> | T, done: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

@@ -6,16 +6,16 @@ import { DECIMAL_FIELDS } from "./decimal-fields.js";
 const DECIMAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 
 /** JSON text of `value`, writing a decimal string in a number field as a JSON number. */
-export function stringify(value, key) {
-  if (typeof value === "string" && DECIMAL_FIELDS.has(key) && DECIMAL.test(value)) return value;
-  if (Array.isArray(value)) return `[${value.map((item) => stringify(item, key)).join(",")}]`;
+export function stringify(value: unknown, key?: string): string {
+  if (typeof value === "string" && key !== undefined && DECIMAL_FIELDS.has(key) && DECIMAL.test(value)) return value;
+  if (Array.isArray(value)) return `[${value.map((item: unknown) => stringify(item, key)).join(",")}]`;
   if (value !== null && typeof value === "object") {
     const members = Object.entries(value)
       .filter(([, member]) => member !== undefined)
       .map(([name, member]) => `${JSON.stringify(name)}:${stringify(member, name)}`);
     return `{${members.join(",")}}`;
   }
-  return JSON.stringify(value);
+  return JSON.stringify(value) ?? "null";
 }
 
 // A key is a JSON string, so `"name":` is only ever a key: a quote inside a string is escaped.
@@ -25,6 +25,6 @@ const NUMBER_MEMBER = new RegExp(
 );
 
 /** `text` parsed, with the numbers of number fields kept as their exact text. */
-export function parse(text) {
+export function parse(text: string): unknown {
   return JSON.parse(text.replace(NUMBER_MEMBER, '"$1":"$2"'));
 }
