@@ -10,6 +10,7 @@ import pathlib
 import sys
 
 import api
+import php
 import python
 import typescript
 
@@ -17,7 +18,11 @@ import typescript
 def main() -> None:
     document, out = sys.argv[1], pathlib.Path(sys.argv[2])
     model = api.read(json.loads(pathlib.Path(document).read_text()))
-    for language, files in {"python": python.write(model), "typescript": typescript.write(model)}.items():
+    for language, files in {
+        "python": python.write(model),
+        "typescript": typescript.write(model),
+        "php": php.write(model),
+    }.items():
         for name, text in files.items():
             target = out / language / name
             target.parent.mkdir(parents=True, exist_ok=True)

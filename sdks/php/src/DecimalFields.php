@@ -6,7 +6,7 @@ declare(strict_types=1);
 
 namespace Lajan;
 
-/** The properties the API reads and writes as JSON numbers: exact decimals. */
+/** The properties the API reads and writes as JSON numbers: exact decimals, carried as strings. */
 final class DecimalFields
 {
     public const NAMES = ['amount', 'assetAmount', 'defaultTaxRate', 'quantity', 'taxRate', 'unitPrice'];

@@ -5,73 +5,51 @@ declare(strict_types=1);
 namespace Lajan\Tests;
 
 use Lajan\Lajan;
-use Lajan\LajanError;
+use Lajan\Models\ClientView;
+use Lajan\Models\UnknownEvent;
+use Lajan\Models\WebhookEndpointTestEvent;
+use Lajan\Models\WebhookEndpointView;
+use Lajan\NotFoundError;
+use Lajan\RequestOptions;
+use Lajan\ValidationError;
+use Lajan\WebhookVerificationError;
 use PHPUnit\Framework\TestCase;
 
 /**
- * The story an integrator runs, through the library against a fresh `lajan serve` (SQLite in a
- * temporary directory; the binary is LAJAN_BINARY, else the workspace's target/debug/lajan).
+ * The story an integrator runs, through the library against a fresh `lajan serve`: an invoice
+ * paid in the sandbox, a payout sent, a disbursement approved, errors by kind, every page of a
+ * list, idempotent replays, a webhook verified into a typed event, and the README's quick start.
  */
 final class StoryTest extends TestCase
 {
     private const WALLET = 'GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H';
 
-    /** @var resource|null */
-    private static $server = null;
-    private static string $baseUrl = '';
-    private static string $apiKey = '';
+    private static ?Server $server = null;
     private Lajan $lajan;
 
     public static function setUpBeforeClass(): void
     {
-        $binary = getenv('LAJAN_BINARY') ?: __DIR__ . '/../../../target/debug/lajan';
-        if (!is_file($binary)) {
-            if (getenv('CI')) {
-                self::fail("no lajan binary at $binary, and CI needs this story to run");
-            }
-            self::markTestSkipped("no lajan binary at $binary: run cargo build -p lajan first or set LAJAN_BINARY");
-        }
-        $work = sys_get_temp_dir() . '/lajan-php-' . bin2hex(random_bytes(6));
-        mkdir($work);
-        $probe = stream_socket_server('tcp://127.0.0.1:0');
-        $port = (int) substr(strrchr((string) stream_socket_get_name($probe, false), ':'), 1);
-        fclose($probe);
-        $env = getenv() + [];
-        $env['LAJAN_DATABASE_URL'] = "sqlite://$work/lajan.db";
-        $env['LAJAN_LISTEN'] = "127.0.0.1:$port";
-        $env['LAJAN_LOG'] = 'warn';
-        $env['LAJAN_METRICS_LISTEN'] = 'off';
-        // The story's webhook receiver listens on loopback.
-        $env['LAJAN_SANDBOX_WEBHOOKS_PRIVATE'] = 'allow';
-        $env['LAJAN_RATE_LIMIT_STANDARD'] = '100000';
-        $log = "$work/serve.log";
-        self::$server = proc_open([$binary, 'serve'], [0 => ['file', '/dev/null', 'r'], 1 => ['file', $log, 'w'], 2 => ['file', $log, 'a']], $pipes, null, $env);
-        self::$baseUrl = "http://127.0.0.1:$port";
-        for ($i = 0; @file_get_contents(self::$baseUrl . '/readyz') === false; $i++) {
-            if ($i > 200) {
-                self::fail('lajan serve did not become ready: ' . file_get_contents($log));
-            }
-            usleep(50_000);
-        }
-        preg_match('/sk_test_[A-Za-z0-9]+/', (string) file_get_contents($log), $key);
-        self::assertNotEmpty($key, "no sandbox key in the server's first output");
-        self::$apiKey = $key[0];
+        self::$server = Server::start();
     }
 
     public static function tearDownAfterClass(): void
     {
-        if (is_resource(self::$server)) {
-            proc_terminate(self::$server);
-            proc_close(self::$server);
-        }
+        self::$server?->stop();
     }
 
     protected function setUp(): void
     {
-        $this->lajan = new Lajan(self::$baseUrl, self::$apiKey);
+        $server = self::$server ?? throw new \LogicException('no server');
+        $this->lajan = new Lajan(apiKey: $server->apiKey, baseUrl: $server->baseUrl);
     }
 
-    private function eventually(callable $read, callable $done, string $what): array
+    /**
+     * @template T
+     * @param callable(): T $read
+     * @param callable(T): bool $done
+     * @return T
+     */
+    private function eventually(callable $read, callable $done, string $what): mixed
     {
         $deadline = microtime(true) + 30;
         while (true) {
@@ -86,92 +64,103 @@ final class StoryTest extends TestCase
 
     public function testAnInvoiceIsCreatedSentAndPaidInTheSandbox(): void
     {
-        $client = $this->lajan->createClient(['firstName' => 'Marie', 'lastName' => 'Jean', 'email' => 'marie@example.ht']);
-        $invoice = $this->lajan->createInvoice([
-            'clientId' => $client['id'],
+        $client = $this->lajan->clients->create(['firstName' => 'Marie', 'lastName' => 'Jean', 'email' => 'marie@example.ht']);
+        $this->assertInstanceOf(ClientView::class, $client);
+        $invoice = $this->lajan->invoices->create([
+            'clientId' => $client->id,
             'dueDate' => '2030-03-31',
             'lineItems' => [['description' => 'Loan repayment', 'quantity' => '0.5', 'unitPrice' => '5000.20', 'taxRate' => '10']],
         ]);
-        $this->assertSame('2750.11', $invoice['total']);
-        $this->assertSame('0.5', $invoice['lineItems'][0]['quantity'], 'numbers in answers stay exact decimal strings');
-        $this->assertSame('sent', $this->lajan->sendInvoice($invoice['id'])['status']);
-        $intent = basename($invoice['paymentLink']['url']);
-        $this->lajan->simulateSandboxPayment($intent);
-        $paid = $this->eventually(fn () => $this->lajan->getInvoice($invoice['id']), fn ($i) => $i['status'] === 'paid', 'the invoice');
-        $this->assertSame('2750.11', $paid['amountPaid']);
+        $this->assertSame('2750.11', $invoice->total);
+        $this->assertSame('0.5', $invoice->lineItems[0]->quantity, 'numbers in answers stay exact decimal strings');
+        $this->assertSame('sent', $this->lajan->invoices->send($invoice->id)->status);
+        $this->lajan->sandbox->simulatePayment(basename($invoice->paymentLink->url));
+        $paid = $this->eventually(fn () => $this->lajan->invoices->retrieve($invoice->id), fn ($i) => $i->status === 'paid', 'the invoice');
+        $this->assertSame('2750.11', $paid->amountPaid);
     }
 
     public function testAPayoutIsApprovedAndSent(): void
     {
-        $payout = $this->lajan->createPayout(['walletAccountId' => self::WALLET, 'assetAmount' => '125.50', 'assetCode' => 'USDC']);
-        $this->assertSame('125.50', $payout['assetAmount']);
-        $this->lajan->approvePayout($payout['id']);
-        $sent = $this->eventually(fn () => $this->lajan->getPayout($payout['id']), fn ($p) => $p['execStatus'] === 'sent', 'the payout');
-        $this->assertNotEmpty($sent['attempts'][0]['txHash']);
+        $payout = $this->lajan->payouts->create(['walletAccountId' => self::WALLET, 'assetAmount' => '125.50', 'assetCode' => 'USDC']);
+        $this->assertSame('125.50', $payout->assetAmount);
+        $this->lajan->payouts->approve($payout->id);
+        $sent = $this->eventually(fn () => $this->lajan->payouts->retrieve($payout->id), fn ($p) => $p->execStatus === 'sent', 'the payout');
+        $this->assertNotEmpty($sent->attempts[0]->txHash);
     }
 
     public function testASmallDisbursementIsSubmittedAndApprovedAndOneComesFromCsv(): void
     {
-        $batch = $this->lajan->createDisbursement(['name' => 'March stipends', 'assetCode' => 'USDC', 'items' => [
+        $batch = $this->lajan->disbursements->create(['name' => 'March stipends', 'assetCode' => 'USDC', 'items' => [
             ['walletAccountId' => self::WALLET, 'assetAmount' => '10.01', 'externalId' => 'row-1'],
             ['walletAccountId' => self::WALLET, 'assetAmount' => '20.02', 'externalId' => 'row-2'],
         ]]);
-        $this->assertSame('30.03', $batch['totalAmount']);
-        $this->lajan->submitDisbursement($batch['id']);
-        $this->lajan->approveDisbursement($batch['id']);
-        $done = $this->eventually(fn () => $this->lajan->getDisbursement($batch['id']), fn ($d) => $d['status'] === 'completed', 'the batch');
-        $this->assertSame('30.03', $done['amountSent']);
-        $fromCsv = $this->lajan->createDisbursementFromCsv("walletAccountId,assetAmount\n" . self::WALLET . ",5.00\n", 'April', 'USDC');
-        $this->assertSame(['draft', '5.00'], [$fromCsv['status'], $fromCsv['totalAmount']]);
+        $this->assertSame('30.03', $batch->totalAmount);
+        $this->lajan->disbursements->submit($batch->id);
+        $this->lajan->disbursements->approve($batch->id);
+        $done = $this->eventually(fn () => $this->lajan->disbursements->retrieve($batch->id), fn ($d) => $d->status === 'completed', 'the batch');
+        $this->assertSame('30.03', $done->amountSent);
+        $rows = array_map(fn ($item) => $item->externalId, iterator_to_array($this->lajan->disbursements->listItems($batch->id), false));
+        $this->assertSame(['row-1', 'row-2'], $rows);
+        $fromCsv = $this->lajan->disbursements->createFromCsv("walletAccountId,assetAmount\n" . self::WALLET . ",5.00\n", ['name' => 'April', 'assetCode' => 'USDC']);
+        $this->assertSame(['draft', '5.00'], [$fromCsv->status, $fromCsv->totalAmount]);
     }
 
-    public function testARefusalIsOneExceptionWithItsCodeAndFields(): void
+    public function testARefusalIsAnErrorOfItsKindWithItsCodeAndFields(): void
     {
         try {
-            $this->lajan->createClient(['firstName' => 'Marie', 'lastName' => 'Jean', 'email' => 'marie@']);
+            $this->lajan->clients->create(['firstName' => 'Marie', 'lastName' => 'Jean', 'email' => 'marie@']);
             $this->fail('accepted');
-        } catch (LajanError $e) {
-            $this->assertSame([400, 'validation_error', 'email'], [$e->statusCode, $e->errorCode, $e->details[0]['field']]);
+        } catch (ValidationError $e) {
+            $this->assertSame([400, 'validation_error', 'email'], [$e->status, $e->errorCode, $e->details[0]->field]);
             $this->assertNotEmpty($e->getMessage());
             $this->assertNotEmpty($e->requestId);
         }
         try {
-            $this->lajan->getClient('cli_' . str_repeat('0', 32));
+            $this->lajan->clients->retrieve('cli_' . str_repeat('0', 32));
             $this->fail('found');
-        } catch (LajanError $e) {
-            $this->assertSame('not_found', $e->errorCode);
+        } catch (NotFoundError $e) {
+            $this->assertSame([404, 'not_found'], [$e->status, $e->errorCode]);
         }
+        $this->expectException(\InvalidArgumentException::class);
+        $this->lajan->payouts->create(['walletAccountId' => self::WALLET, 'assetAmount' => 0.1, 'assetCode' => 'USDC']);
     }
 
-    public function testEveryPageOfAList(): void
+    public function testEveryItemOfEveryPageOnce(): void
     {
         $family = bin2hex(random_bytes(4));
         $made = [];
         for ($i = 0; $i < 5; $i++) {
-            $made[] = $this->lajan->createClient(['firstName' => 'Paul', 'lastName' => $family])['id'];
+            $made[] = $this->lajan->clients->create(['firstName' => 'Paul', 'lastName' => $family])->id;
         }
-        $seen = array_map(fn ($c) => $c['id'], iterator_to_array($this->lajan->paginate('listClients', ['search' => $family, 'limit' => 2]), false));
-        sort($made);
-        sort($seen);
-        $this->assertSame($made, $seen);
+        $page = $this->lajan->clients->list(['search' => $family, 'limit' => 2]);
+        $this->assertCount(2, $page->data);
+        $this->assertTrue($page->hasMore());
+        $this->assertSame(array_reverse($made), array_map(fn ($c) => $c->id, iterator_to_array($page, false)), 'newest first, each once');
+        $this->assertSame([2, 2, 1], array_map(fn ($p) => count($p->data), iterator_to_array($page->pages(), false)));
+        $newer = array_map(fn ($c) => $c->id, iterator_to_array($this->lajan->clients->list(['search' => $family, 'limit' => 2, 'endingBefore' => $made[1]]), false));
+        sort($newer);
+        $expected = array_slice($made, 2);
+        sort($expected);
+        $this->assertSame($expected, $newer);
     }
 
     public function testAReplayedPostAnswersTheFirstResult(): void
     {
-        $key = bin2hex(random_bytes(16));
-        $first = $this->lajan->createClient(['firstName' => 'Rose', 'lastName' => 'Pierre'], $key);
-        $again = $this->lajan->createClient(['firstName' => 'Rose', 'lastName' => 'Pierre'], $key);
-        $this->assertSame($first['id'], $again['id']);
-        $other = $this->lajan->createClient(['firstName' => 'Rose', 'lastName' => 'Pierre']);
-        $this->assertNotSame($first['id'], $other['id'], "without a key of the caller's, each call is a new create");
+        $key = new RequestOptions(idempotencyKey: bin2hex(random_bytes(16)));
+        $first = $this->lajan->clients->create(['firstName' => 'Rose', 'lastName' => 'Pierre'], $key);
+        $again = $this->lajan->clients->create(['firstName' => 'Rose', 'lastName' => 'Pierre'], $key);
+        $this->assertSame($first->id, $again->id);
+        $other = $this->lajan->clients->create(['firstName' => 'Rose', 'lastName' => 'Pierre']);
+        $this->assertNotSame($first->id, $other->id, "without a key of the caller's, each call is a new create");
     }
 
-    public function testADeliveryVerifiesWithTheEndpointsSecretAndATamperedOneDoesNot(): void
+    public function testADeliveryVerifiesIntoATypedEventAndATamperedOneDoesNot(): void
     {
         $receiver = stream_socket_server('tcp://127.0.0.1:0');
+        $this->assertNotFalse($receiver);
         $url = 'http://' . stream_socket_get_name($receiver, false) . '/hooks';
-        $endpoint = $this->lajan->createWebhookEndpoint(['url' => $url, 'events' => ['webhook_endpoint.test']]);
-        $this->lajan->sendTestWebhookEvent($endpoint['id']);
+        $endpoint = $this->lajan->webhookEndpoints->create(['url' => $url, 'events' => ['webhook_endpoint.test']]);
+        $this->lajan->webhookEndpoints->sendTestEvent($endpoint->id);
         $connection = stream_socket_accept($receiver, 30);
         $this->assertNotFalse($connection, 'no delivery');
         [$head, $body] = explode("\r\n\r\n", (string) fread($connection, 65536), 2);
@@ -186,28 +175,33 @@ final class StoryTest extends TestCase
         fwrite($connection, "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n");
         fclose($connection);
         fclose($receiver);
-        $event = Lajan::verifyWebhook($endpoint['secret'], $body, $headers);
-        $this->assertSame('webhook_endpoint.test', $event['type']);
-        $this->expectException(\UnexpectedValueException::class);
-        Lajan::verifyWebhook($endpoint['secret'], str_replace('endpoint.test', 'endpoint.tesT', $body), $headers);
+        $event = $this->lajan->webhooks->verify($body, $headers, $endpoint->secret);
+        $this->assertInstanceOf(WebhookEndpointTestEvent::class, $event);
+        $this->assertSame('webhook_endpoint.test', $event->type);
+        $this->assertInstanceOf(WebhookEndpointView::class, $event->data->object);
+        $this->assertSame($endpoint->id, $event->data->object->id);
+        $newer = \Lajan\Models\Event::fromArray(['type' => 'client.teleported', 'data' => ['object' => ['id' => 'x']]] + json_decode($body, true));
+        $this->assertInstanceOf(UnknownEvent::class, $newer);
+        $this->expectException(WebhookVerificationError::class);
+        $this->lajan->webhooks->verify(str_replace('endpoint.test', 'endpoint.tesT', $body), $headers, $endpoint->secret);
     }
 
-    public function testTheReadmeSnippetRunsAsWritten(): void
+    public function testTheReadmesShowTheQuickStartAndItRunsAsWritten(): void
     {
-        $readme = (string) file_get_contents(__DIR__ . '/../../../README.md');
-        $section = explode("\n## ", explode('## Client libraries', $readme, 2)[1], 2)[0];
-        $this->assertSame(1, preg_match('/```php\n(.*?)```/s', $section, $snippet));
-        // A file PHP runs as written opens with its tag; eval takes the code after it.
-        $this->assertStringStartsWith("<?php\n", $snippet[1]);
+        $example = (string) file_get_contents(__DIR__ . '/../examples/quickstart.php');
+        foreach ([__DIR__ . '/../../../README.md', __DIR__ . '/../README.md'] as $readme) {
+            $this->assertStringContainsString("```php\n$example```", (string) file_get_contents($readme), "$readme shows examples/quickstart.php as it is");
+        }
+        $server = self::$server ?? throw new \LogicException('no server');
         $code = str_replace(
-            ["<?php\n", "require 'vendor/autoload.php';", "'http://127.0.0.1:8080'", "'sk_test_...'"],
-            ['', '', var_export(self::$baseUrl, true), var_export(self::$apiKey, true)],
-            $snippet[1],
+            ["require 'vendor/autoload.php';", "'http://127.0.0.1:8080'", "'sk_test_...'"],
+            ['require ' . var_export(__DIR__ . '/bootstrap.php', true) . ';', var_export($server->baseUrl, true), var_export($server->apiKey, true)],
+            $example,
         );
-        ob_start();
-        eval($code);
-        $lines = explode("\n", trim((string) ob_get_clean()));
-        $this->assertMatchesRegularExpression('/^cli_[0-9a-f]{32}$/', $lines[0]);
-        $this->assertSame('400 validation_error email', end($lines));
+        $file = tempnam(sys_get_temp_dir(), 'quickstart') . '.php';
+        file_put_contents($file, $code);
+        exec(PHP_BINARY . ' ' . escapeshellarg($file) . ' 2>&1', $out, $status);
+        $this->assertSame(0, $status, implode("\n", $out));
+        $this->assertMatchesRegularExpression('/^INV-\d{6} 2500\.00$/', implode("\n", $out));
     }
 }
