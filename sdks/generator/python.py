@@ -389,7 +389,7 @@ def write_client(api: Api) -> str:
         lines += doc(
             f"A client of the Lajan API{' for asyncio' if asynchronous else ''}: `lajan.invoices.create({{...}})`.\n\n"
             "`api_key` (else `LAJAN_API_KEY`) and `base_url` (else `LAJAN_BASE_URL`, else "
-            f"{'{DEFAULT_BASE_URL}'}); `timeout` in seconds for each try and `max_retries` after the first "
+            "http://127.0.0.1:8080); `timeout` in seconds for each try and `max_retries` after the first "
             "(429, 5xx and network errors, with the same Idempotency-Key), both also per call; "
             f"`http_client`, an `{http}` of your own (proxies, certificates).",
             "    ",

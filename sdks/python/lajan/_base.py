@@ -27,7 +27,7 @@ from . import _json
 from ._models import decode
 from ._pagination import AsyncPage, AsyncPaginator, SyncPage
 from ._version import __version__
-from .errors import ApiConnectionError, ApiError, ApiTimeoutError, RateLimitError, error_class
+from .errors import ApiConnectionError, ApiError, ApiTimeoutError, LajanError, RateLimitError, error_class
 from .models import FieldDetail, PaginationView
 
 T = TypeVar("T")
@@ -88,7 +88,7 @@ def _query_text(value: Any) -> str:
 class BaseClient:
     def __init__(self, api_key: str, base_url: str, timeout: float, max_retries: int):
         if not api_key:
-            raise ValueError("no API key: pass api_key= or set LAJAN_API_KEY")
+            raise LajanError("no API key: pass api_key= or set LAJAN_API_KEY")
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
         self.max_retries = max_retries
@@ -156,7 +156,14 @@ class BaseClient:
             raise _error(response)
         if cast is None or not response.content:
             return None
-        result: T = decode(cast, _json.loads(response.content))
+        try:
+            answer = _json.loads(response.content)
+        except ValueError:
+            text = response.content[:200].decode(errors="replace")
+            raise ApiError(
+                response.status_code, "unexpected_response", f"the answer is not JSON: {text}", [], None
+            ) from None
+        result: T = decode(cast, answer)
         return result
 
 

@@ -40,9 +40,9 @@ class Lajan(SyncClient):
     """A client of the Lajan API: `lajan.invoices.create({...})`.
 
     `api_key` (else `LAJAN_API_KEY`) and `base_url` (else `LAJAN_BASE_URL`, else
-    {DEFAULT_BASE_URL}); `timeout` in seconds for each try and `max_retries` after the first (429,
-    5xx and network errors, with the same Idempotency-Key), both also per call; `http_client`, an
-    `httpx.Client` of your own (proxies, certificates).
+    http://127.0.0.1:8080); `timeout` in seconds for each try and `max_retries` after the first
+    (429, 5xx and network errors, with the same Idempotency-Key), both also per call; `http_client`,
+    an `httpx.Client` of your own (proxies, certificates).
     """
 
     clients: Clients
@@ -98,9 +98,9 @@ class AsyncLajan(AsyncClient):
     """A client of the Lajan API for asyncio: `lajan.invoices.create({...})`.
 
     `api_key` (else `LAJAN_API_KEY`) and `base_url` (else `LAJAN_BASE_URL`, else
-    {DEFAULT_BASE_URL}); `timeout` in seconds for each try and `max_retries` after the first (429,
-    5xx and network errors, with the same Idempotency-Key), both also per call; `http_client`, an
-    `httpx.AsyncClient` of your own (proxies, certificates).
+    http://127.0.0.1:8080); `timeout` in seconds for each try and `max_retries` after the first
+    (429, 5xx and network errors, with the same Idempotency-Key), both also per call; `http_client`,
+    an `httpx.AsyncClient` of your own (proxies, certificates).
     """
 
     clients: AsyncClients

@@ -24,6 +24,6 @@ class Webhooks:
         `event.data.object` an `InvoiceView`; a type newer than this library is an `UnknownEvent`.
         """
         body = payload.decode() if isinstance(payload, bytes) else payload
-        Webhook(secret).verify(body, dict(headers))
+        Webhook(secret).verify(body, dict(headers), json_parse=False)
         event: Event = decode(Event, _json.loads(body))
         return event

@@ -13,14 +13,14 @@ from typing import Any
 import httpx
 import pytest
 
-from lajan import ApiConnectionError, ApiTimeoutError, AsyncLajan, Lajan, RateLimitError, __version__
+from lajan import ApiConnectionError, ApiError, ApiTimeoutError, AsyncLajan, Lajan, RateLimitError, __version__
 
 
 class Proxy:
     """Answers each request as the next step of `steps` says, then forwards: `lose` forwards and
     answers 503 instead of the server's answer; `503` and `429` answer so without forwarding
     (`429` with Retry-After: 1); `drop` closes the connection unanswered; `stall` waits 2 s
-    before forwarding."""
+    before forwarding; `garbage` answers 200 with a page that is not JSON."""
 
     def __init__(self, upstream: str):
         self.upstream = upstream
@@ -56,6 +56,9 @@ class Proxy:
             return
         if step == "stall":
             time.sleep(2)
+        if step == "garbage":
+            self.answer(request, 200, {}, b"<html>a captive portal</html>")
+            return
         if step in ("503", "429"):
             self.answer(request, int(step), {"Retry-After": "1"} if step == "429" else {}, b'{"code":"unavailable"}')
             return
@@ -154,3 +157,11 @@ def test_the_async_client_retries_the_same_way(proxy: Proxy, server: tuple[str, 
     assert len(asyncio.run(story())) == 1
     keys = [h.get("idempotency-key") for h in proxy.seen[:2]]
     assert keys[0] is not None and keys[0] == keys[1]
+
+
+def test_an_answer_that_is_not_json_is_an_error_not_a_crash(proxy: Proxy, server: tuple[str, str]) -> None:
+    proxy.steps = ["garbage"]
+    with Lajan(api_key=server[1], base_url=proxy.url) as lajan:
+        with pytest.raises(ApiError) as refused:
+            lajan.settings.retrieve()
+    assert refused.value.code == "unexpected_response" and "captive portal" in refused.value.message

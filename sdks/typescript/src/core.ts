@@ -165,6 +165,9 @@ export class Core {
       const delay = this.#delay(tries, maxRetries, response, answer);
       if (delay === null) {
         if (!response.ok) throw errorOf(response, answer);
+        if (answer === null && text !== "") {
+          throw new ApiError(response.status, "unexpected_response", `the answer is not JSON: ${text.slice(0, 200)}`, [], null, text);
+        }
         return answer as T;
       }
       await sleep(delay);

@@ -10,7 +10,8 @@ import { startServer, type Server } from "./server.js";
 
 /** Answers each request as the next step says, then forwards: `lose` forwards and answers 503
  * instead; `503` and `429` (Retry-After: 1) answer so without forwarding; `drop` closes the
- * connection unanswered; `stall` waits 2 s before forwarding. */
+ * connection unanswered; `stall` waits 2 s before forwarding; `garbage` answers 200 with a page
+ * that is not JSON. */
 class Proxy {
   steps: string[] = [];
   readonly seen: IncomingMessage["headers"][] = [];
@@ -38,6 +39,10 @@ class Proxy {
     const step = this.steps.shift() ?? "forward";
     if (step === "drop") return void request.socket.destroy();
     if (step === "stall") await new Promise((resolve) => setTimeout(resolve, 2000));
+    if (step === "garbage") {
+      response.writeHead(200, { "Content-Type": "text/html" });
+      return void response.end("<html>a captive portal</html>");
+    }
     if (step === "503" || step === "429") {
       response.writeHead(Number(step), { "Content-Type": "application/json", ...(step === "429" ? { "Retry-After": "1" } : {}) });
       return void response.end('{"code":"unavailable","message":"try later"}');
@@ -109,6 +114,14 @@ test("retries", async (t) => {
     assert.ok(refused instanceof ApiError);
     assert.equal(refused.status, 503);
     assert.equal(proxy.seen.length, 1);
+  });
+
+  await t.test("an answer that is not JSON is an error, not a crash", async () => {
+    proxy.steps = ["garbage"];
+    const refused = await lajan.settings.retrieve().catch((e: unknown) => e);
+    assert.ok(refused instanceof ApiError);
+    assert.equal(refused.code, "unexpected_response");
+    assert.match(refused.message, /captive portal/);
   });
 
   await t.test("a dropped connection and a stall are retried; a timeout on every try is thrown", async () => {
