@@ -50,8 +50,20 @@ interface Parts {
   csv?: string;
 }
 
-const environment = (globalThis as { process?: { env?: Record<string, string | undefined>; version?: string } }).process;
-const USER_AGENT = `lajan-typescript/${VERSION} (${environment?.version ? `node ${environment.version}` : "fetch"})`;
+const runtime = globalThis as {
+  process?: { env?: Record<string, string | undefined>; version?: string };
+  Deno?: { version?: { deno?: string } };
+  Bun?: { version?: string };
+};
+const environment = runtime.process;
+const RUNTIME = runtime.Bun?.version
+  ? `bun ${runtime.Bun.version}`
+  : runtime.Deno?.version?.deno
+    ? `deno ${runtime.Deno.version.deno}`
+    : environment?.version
+      ? `node ${environment.version}`
+      : "fetch";
+const USER_AGENT = `lajan-typescript/${VERSION} (${RUNTIME})`;
 
 /** An id as one path segment, whatever it holds. */
 export function path(segment: string): string {

@@ -3,7 +3,7 @@
 // idempotent replays, a webhook verified into a typed event, and the README's quick start.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
@@ -141,4 +141,48 @@ test("the README's quick start is examples/quickstart.ts, and it runs as written
     .replace('"sk_test_..."', JSON.stringify(server.apiKey));
   const out = execFileSync(process.execPath, ["--input-type=module", "-e", compiled], { cwd: `${ROOT}/sdks/typescript`, encoding: "utf8" });
   assert.match(out, /^INV-\d{6} 2500\.00\n$/);
+});
+
+test("the quick start and a webhook check run on Bun and Deno too", async (t) => {
+  const runtimes = `${ROOT}/sdks/typescript/runtimes/node_modules/.bin`;
+  if (!existsSync(`${runtimes}/bun`) || !existsSync(`${runtimes}/deno`)) {
+    if (process.env.CI) throw new Error("no Bun or Deno: .ci/run installs them (npm ci in sdks/typescript/runtimes)");
+    t.skip("no Bun or Deno: run npm ci in sdks/typescript/runtimes");
+    return;
+  }
+  const server = await startServer(t);
+  if (!server) return;
+  const library = `${ROOT}/sdks/typescript/dist/esm/index.js`;
+  const quickstart = readFileSync(`${ROOT}/sdks/typescript/dist/examples/examples/quickstart.js`, "utf8")
+    .replace('"@lajan/sdk"', JSON.stringify(library))
+    .replace('"http://127.0.0.1:8080"', JSON.stringify(server.baseUrl))
+    .replace('"sk_test_..."', JSON.stringify(server.apiKey));
+  // A delivery signed with the official library, verified by ours: the standardwebhooks package
+  // runs on each runtime too.
+  const webhook = `
+import { Webhook } from "standardwebhooks";
+import { Lajan } from ${JSON.stringify(library)};
+const secret = "whsec_" + btoa("0123456789abcdef0123456789abcdef");
+const body = JSON.stringify({ id: "evt_1", type: "client.deleted", createdAt: "2030-01-01T00:00:00.000Z", livemode: false,
+  actor: { type: "system", id: "worker" }, data: { object: { id: "cli_1" } } });
+const at = new Date();
+const headers = { "webhook-id": "evt_1", "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+  "webhook-signature": new Webhook(secret).sign("evt_1", at, body) };
+const event = new Lajan({ apiKey: "sk_test_x" }).webhooks.verify(body, headers, secret);
+console.log(event.type, event.data.object.id);
+`;
+  // Inside the package, so Deno finds its node_modules through package.json.
+  const files = [`${ROOT}/sdks/typescript/quickstart.runtime.mjs`, `${ROOT}/sdks/typescript/webhook.runtime.mjs`];
+  writeFileSync(files[0]!, quickstart);
+  writeFileSync(files[1]!, webhook);
+  t.after(() => files.forEach((f) => rmSync(f, { force: true })));
+  for (const [name, command] of [
+    ["bun", [`${runtimes}/bun`]],
+    ["deno", [`${runtimes}/deno`, "run", "--allow-net", "--allow-read", "--allow-env"]],
+  ] as const) {
+    const run = (file: string) =>
+      execFileSync(command[0], [...command.slice(1), file], { cwd: `${ROOT}/sdks/typescript`, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    assert.match(run(files[0]!), /^INV-\d{6} 2500\.00\n$/, name);
+    assert.equal(run(files[1]!), "client.deleted cli_1\n", name);
+  }
 });
