@@ -70,7 +70,6 @@ class Method:
     name: str  # camelCase; each writer cases it
     http_method: str
     path: str
-    summary: str
     description: str
     path_params: list[Parameter]
     query: list[Parameter]
@@ -346,12 +345,15 @@ def method_of(reader: Reader, path: str, http_method: str, op: dict[str, Any], t
         data = next(p for p in reader.schemas[returns.name].properties if p.json_name == "data")
         assert data.type.kind == "list"
         page_item = data.type.item
+        # A page's next cursor is an item's id.
+        item_schema = reader.schemas[page_item.name] if page_item is not None and page_item.kind == "ref" else None
+        if item_schema is None or not any(p.json_name == "id" for p in item_schema.properties):
+            raise ValueError(f"{op['operationId']}: a cursor page of items without an id")
     return Method(
         operation_id=op["operationId"],
         name=method_name(op["operationId"], tag),
         http_method=http_method.upper(),
         path=path,
-        summary=op.get("summary", ""),
         description=op.get("description", ""),
         path_params=path_params,
         query=query,
