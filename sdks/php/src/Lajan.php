@@ -11,8 +11,14 @@ use Psr\Http\Message\RequestFactoryInterface;
 use Psr\Http\Message\StreamFactoryInterface;
 
 /**
- * A client of the Lajan API: `new Lajan(apiKey: 'sk_test_...')`, then `$lajan->invoices->create([...])`.
- * `apiKey` (else `LAJAN_API_KEY`) and `baseUrl` (else `LAJAN_BASE_URL`, else http://127.0.0.1:8080); `timeout` in seconds for each try and `maxRetries` after the first (429, 5xx and network errors, with the same Idempotency-Key), both also per call; `httpClient`, `requestFactory` and `streamFactory`, a PSR-18 client and PSR-17 factories of your own (else found: php-http/discovery, Guzzle or Symfony HttpClient).
+ * A client of the Lajan API: `new Lajan(apiKey: 'sk_test_...')`, then
+ * `$lajan->invoices->create([...])`.
+ *
+ * `apiKey` (else `LAJAN_API_KEY`) and `baseUrl` (else `LAJAN_BASE_URL`, else
+ * http://127.0.0.1:8080); `timeout` in seconds for each try and `maxRetries` after the first (429,
+ * 5xx and network errors, with the same Idempotency-Key), both also per call; `httpClient`,
+ * `requestFactory` and `streamFactory`, a PSR-18 client and PSR-17 factories of your own (else
+ * found: php-http/discovery, Guzzle or Symfony HttpClient).
  */
 final class Lajan extends Core
 {

@@ -19,7 +19,10 @@ import { Webhooks } from "./webhooks.js";
 /**
  * A client of the Lajan API: `new Lajan({ apiKey, baseUrl })`, then `lajan.invoices.create({...})`.
  *
- * `apiKey` (else `LAJAN_API_KEY`) and `baseUrl` (else `LAJAN_BASE_URL`, else http://127.0.0.1:8080); `timeout` in milliseconds for each try and `maxRetries` after the first (429, 5xx and network errors, with the same Idempotency-Key), both also per call; `fetch`, one of your own.
+ * `apiKey` (else `LAJAN_API_KEY`) and `baseUrl` (else `LAJAN_BASE_URL`, else
+ * http://127.0.0.1:8080); `timeout` in milliseconds for each try and `maxRetries` after the first
+ * (429, 5xx and network errors, with the same Idempotency-Key), both also per call; `fetch`, one of
+ * your own.
  */
 export class Lajan extends Core {
   readonly clients: Clients;

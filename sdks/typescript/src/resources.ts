@@ -91,7 +91,10 @@ export class Clients extends Resource {
   /**
    * `PUT /v1/clients/{id}`.
    *
-   * Changes the fields given. A walletAccountId given to a client that had none sends the client's payouts waiting in awaiting_registration on their way (approved ones to ready_to_send, the others back to pending approval); when one of them is approved already, the key also needs payouts:approve, since it decides where approved money goes.
+   * Changes the fields given. A walletAccountId given to a client that had none sends the client's
+   * payouts waiting in awaiting_registration on their way (approved ones to ready_to_send, the
+   * others back to pending approval); when one of them is approved already, the key also needs
+   * payouts:approve, since it decides where approved money goes.
    */
   update(id: string, params: UpdateClient, options?: RequestOptions): Promise<ClientView> {
     return this.client.request("PUT", `/v1/clients/${path(id)}`, { body: params }, options);
@@ -105,16 +108,20 @@ export class Clients extends Resource {
   /**
    * `GET /v1/clients/{id}/credit-balance`.
    *
-   * What the organization holds for the client, per currency: what invoices received beyond what they ask for (an overpayment), and what invoices voided after payments had received. Each move is listed by listClientCreditTransactions.
+   * What the organization holds for the client, per currency: what invoices received beyond what
+   * they ask for (an overpayment), and what invoices voided after payments had received. Each move
+   * is listed by listClientCreditTransactions.
    */
   retrieveCreditBalance(id: string, options?: RequestOptions): Promise<ClientCreditBalance> {
     return this.client.request("GET", `/v1/clients/${path(id)}/credit-balance`, {}, options);
   }
 
   /**
-   * `GET /v1/clients/{id}/credit-balance/transactions`: every item, page after page, as it is iterated.
+   * `GET /v1/clients/{id}/credit-balance/transactions`: every item, page after page, as it is
+   * iterated.
    *
-   * Every move of the client's credit balance, newest first, each with why (`cause`), the invoice that made it, and the balance it left in its currency.
+   * Every move of the client's credit balance, newest first, each with why (`cause`), the invoice
+   * that made it, and the balance it left in its currency.
    */
   listCreditTransactions(id: string, params?: ClientListCreditTransactionsParams, options?: RequestOptions): PagePromise<CreditTransactionView> {
     return this.client.page(`/v1/clients/${path(id)}/credit-balance/transactions`, params, options);
@@ -123,7 +130,9 @@ export class Clients extends Resource {
   /**
    * `GET /v1/clients/{id}/invitation`.
    *
-   * The client's invitation to register a wallet: sent when the first payout for a client without a wallet is approved, and again every invitationResendDays, at most invitationResends times, until the receiver registers.
+   * The client's invitation to register a wallet: sent when the first payout for a client without a
+   * wallet is approved, and again every invitationResendDays, at most invitationResends times,
+   * until the receiver registers.
    */
   retrieveInvitation(id: string, options?: RequestOptions): Promise<InvitationView> {
     return this.client.request("GET", `/v1/clients/${path(id)}/invitation`, {}, options);
@@ -132,7 +141,9 @@ export class Clients extends Resource {
   /**
    * `POST /v1/clients/{id}/invitation/unlock`.
    *
-   * Lets a receiver whose invitation locked after five wrong answers to the organization's question try again (status back to invited, the count of wrong answers to zero), with client.verification_unlocked. Their links work again.
+   * Lets a receiver whose invitation locked after five wrong answers to the organization's question
+   * try again (status back to invited, the count of wrong answers to zero), with
+   * client.verification_unlocked. Their links work again.
    */
   unlockInvitation(id: string, options?: RequestOptions): Promise<InvitationView> {
     return this.client.request("POST", `/v1/clients/${path(id)}/invitation/unlock`, {}, options);
@@ -141,7 +152,10 @@ export class Clients extends Resource {
   /**
    * `POST /v1/clients/{id}/invite`.
    *
-   * Sends the client's invitation again now, with a new link (every link of a live invitation works), by the same channel as the schedule: WhatsApp or SMS to a phone, else email. In the sandbox the message is kept in GET /v1/sandbox/messages instead of being delivered. At most once every ten minutes per client.
+   * Sends the client's invitation again now, with a new link (every link of a live invitation
+   * works), by the same channel as the schedule: WhatsApp or SMS to a phone, else email. In the
+   * sandbox the message is kept in GET /v1/sandbox/messages instead of being delivered. At most
+   * once every ten minutes per client.
    */
   invite(id: string, options?: RequestOptions): Promise<InvitationView> {
     return this.client.request("POST", `/v1/clients/${path(id)}/invite`, {}, options);
@@ -149,7 +163,8 @@ export class Clients extends Resource {
 }
 
 /**
- * Invoices: draft -> sent -> viewed -> paid, or overdue, or void. Every invoice has a hosted payment page at paymentLink.url
+ * Invoices: draft -> sent -> viewed -> paid, or overdue, or void. Every invoice has a hosted
+ * payment page at paymentLink.url
  */
 export class Invoices extends Resource {
   /** `GET /v1/invoices`: every item, page after page, as it is iterated. */
@@ -175,7 +190,8 @@ export class Invoices extends Resource {
   /**
    * `GET /v1/invoices/{id}/credit-notes`.
    *
-   * The invoice's credit notes, oldest first, void ones included; those issued make its amountCredited.
+   * The invoice's credit notes, oldest first, void ones included; those issued make its
+   * amountCredited.
    */
   listCreditNotes(id: string, options?: RequestOptions): Promise<CreditNoteList> {
     return this.client.request("GET", `/v1/invoices/${path(id)}/credit-notes`, {}, options);
@@ -184,7 +200,11 @@ export class Invoices extends Resource {
   /**
    * `POST /v1/invoices/{id}/credit-notes`.
    *
-   * Reduces what a sent invoice asks for (a waiver, a rescheduling, a duplicate): before payment it lowers amountRemaining; what the invoice had received beyond its new total is held on the client's credit balance; a credit note that leaves nothing owed pays the invoice (invoice.paid). Numbered CN-000001 per organization, gapless. Records credit_note.created. Send an Idempotency-Key: a retry issues it once.
+   * Reduces what a sent invoice asks for (a waiver, a rescheduling, a duplicate): before payment it
+   * lowers amountRemaining; what the invoice had received beyond its new total is held on the
+   * client's credit balance; a credit note that leaves nothing owed pays the invoice
+   * (invoice.paid). Numbered CN-000001 per organization, gapless. Records credit_note.created. Send
+   * an Idempotency-Key: a retry issues it once.
    */
   issueCreditNote(id: string, params: IssueCreditNote, options?: RequestOptions): Promise<CreditNoteView> {
     return this.client.request("POST", `/v1/invoices/${path(id)}/credit-notes`, { body: params }, options);
@@ -193,7 +213,9 @@ export class Invoices extends Resource {
   /**
    * `POST /v1/invoices/{id}/credit-notes/{creditNoteId}/void`.
    *
-   * Voids a credit note (kept, with when and by whom): the invoice asks for its amount again, a paid invoice left short reopens, and an overpayment it had made is taken back from the client's credit balance. Records credit_note.voided. Send an Idempotency-Key: a retry voids it once.
+   * Voids a credit note (kept, with when and by whom): the invoice asks for its amount again, a
+   * paid invoice left short reopens, and an overpayment it had made is taken back from the client's
+   * credit balance. Records credit_note.voided. Send an Idempotency-Key: a retry voids it once.
    */
   voidCreditNote(id: string, creditNoteId: string, options?: RequestOptions): Promise<CreditNoteView> {
     return this.client.request("POST", `/v1/invoices/${path(id)}/credit-notes/${path(creditNoteId)}/void`, {}, options);
@@ -202,7 +224,9 @@ export class Invoices extends Resource {
   /**
    * `GET /v1/invoices/{id}/payments`: every item, page after page, as it is iterated.
    *
-   * Every payment counted on the invoice, newest first, whatever its size: each Stellar payment carrying the invoice's reference is one (with its transaction hash as `reference`), and the sum of those not reversed is the invoice's `amountPaid`.
+   * Every payment counted on the invoice, newest first, whatever its size: each Stellar payment
+   * carrying the invoice's reference is one (with its transaction hash as `reference`), and the sum
+   * of those not reversed is the invoice's `amountPaid`.
    */
   listPayments(id: string, params?: InvoiceListPaymentsParams, options?: RequestOptions): PagePromise<InvoicePaymentView> {
     return this.client.page(`/v1/invoices/${path(id)}/payments`, params, options);
@@ -211,7 +235,10 @@ export class Invoices extends Resource {
   /**
    * `POST /v1/invoices/{id}/payments`.
    *
-   * Counts a payment received outside Lajan (cash at a branch, MonCash, NatCash, a bank transfer) on a sent, viewed or overdue invoice, exactly as a ledger payment is counted: invoice.payment_received with the key (or console user) as its actor, and invoice.paid when it settles the invoice. Send an Idempotency-Key: a retry counts it once.
+   * Counts a payment received outside Lajan (cash at a branch, MonCash, NatCash, a bank transfer)
+   * on a sent, viewed or overdue invoice, exactly as a ledger payment is counted:
+   * invoice.payment_received with the key (or console user) as its actor, and invoice.paid when it
+   * settles the invoice. Send an Idempotency-Key: a retry counts it once.
    */
   recordPayment(id: string, params: RecordPayment, options?: RequestOptions): Promise<InvoicePaymentView> {
     return this.client.request("POST", `/v1/invoices/${path(id)}/payments`, { body: params }, options);
@@ -220,7 +247,10 @@ export class Invoices extends Resource {
   /**
    * `POST /v1/invoices/{id}/payments/{paymentId}/reverse`.
    *
-   * Reverses a payment counted by mistake: it is kept, with why, when and by whom, and no longer counts towards amountPaid; a paid invoice that is not paid in full any more is partially_paid again, or sent when nothing paid is left (and overdue once past its due date). Records invoice.payment_reversed. Send an Idempotency-Key: a retry reverses it once.
+   * Reverses a payment counted by mistake: it is kept, with why, when and by whom, and no longer
+   * counts towards amountPaid; a paid invoice that is not paid in full any more is partially_paid
+   * again, or sent when nothing paid is left (and overdue once past its due date). Records
+   * invoice.payment_reversed. Send an Idempotency-Key: a retry reverses it once.
    */
   reversePayment(id: string, paymentId: string, params: ReversePayment, options?: RequestOptions): Promise<InvoicePaymentView> {
     return this.client.request("POST", `/v1/invoices/${path(id)}/payments/${path(paymentId)}/reverse`, { body: params }, options);
@@ -234,7 +264,10 @@ export class Invoices extends Resource {
   /**
    * `GET /v1/invoices/{id}/statement`.
    *
-   * Explains the invoice's balance line by line: its total, each payment (ledger or outside Lajan) and reversal, a void, and what moved to or from the client's credit balance, oldest first, each with the running balance; the last balance is amountRemaining. With Accept: text/csv, the same lines as a CSV a spreadsheet opens safely.
+   * Explains the invoice's balance line by line: its total, each payment (ledger or outside Lajan)
+   * and reversal, a void, and what moved to or from the client's credit balance, oldest first, each
+   * with the running balance; the last balance is amountRemaining. With Accept: text/csv, the same
+   * lines as a CSV a spreadsheet opens safely.
    */
   retrieveStatement(id: string, options?: RequestOptions): Promise<InvoiceStatement> {
     return this.client.request("GET", `/v1/invoices/${path(id)}/statement`, {}, options);
@@ -243,7 +276,9 @@ export class Invoices extends Resource {
   /**
    * `POST /v1/invoices/{id}/void`.
    *
-   * Cancels an invoice that is not paid: its payment link stops taking payments, and what it received (if anything) is held on the client's credit balance. Voiding a void invoice changes nothing.
+   * Cancels an invoice that is not paid: its payment link stops taking payments, and what it
+   * received (if anything) is held on the client's credit balance. Voiding a void invoice changes
+   * nothing.
    */
   void(id: string, params?: VoidInvoice, options?: RequestOptions): Promise<VoidResult> {
     return this.client.request("POST", `/v1/invoices/${path(id)}/void`, { body: params }, options);
@@ -274,7 +309,8 @@ export class PaymentLinks extends Resource {
 }
 
 /**
- * Send assets to wallets: approval (pending, approved, rejected) then execution (pending, ready_to_send, sent, failed), every submission recorded as an attempt
+ * Send assets to wallets: approval (pending, approved, rejected) then execution (pending,
+ * ready_to_send, sent, failed), every submission recorded as an attempt
  */
 export class Payouts extends Resource {
   /** `GET /v1/assets`. */
@@ -305,7 +341,10 @@ export class Payouts extends Resource {
   /**
    * `POST /v1/payouts/{id}/cancel`.
    *
-   * Calls off an approved payout still waiting for its client to register a wallet (execStatus awaiting_registration): execStatus canceled, cancelReason requested, payout.canceled. Final: it cannot be retried. A disbursement's payout may be canceled alone; the disbursement's counts and status follow.
+   * Calls off an approved payout still waiting for its client to register a wallet (execStatus
+   * awaiting_registration): execStatus canceled, cancelReason requested, payout.canceled. Final: it
+   * cannot be retried. A disbursement's payout may be canceled alone; the disbursement's counts and
+   * status follow.
    */
   cancel(id: string, options?: RequestOptions): Promise<PayoutView> {
     return this.client.request("POST", `/v1/payouts/${path(id)}/cancel`, {}, options);
@@ -323,7 +362,10 @@ export class Payouts extends Resource {
 }
 
 /**
- * Batches of payouts of one asset from JSON or CSV: draft -> pending_approval -> approved -> processing -> completed, partially_failed or failed; or rejected. Submitting creates one payout per item; approving checks the ledger balance and approves them all. Events: disbursement.created/submitted/approved/rejected/completed/partially_failed/failed
+ * Batches of payouts of one asset from JSON or CSV: draft -> pending_approval -> approved ->
+ * processing -> completed, partially_failed or failed; or rejected. Submitting creates one payout
+ * per item; approving checks the ledger balance and approves them all. Events:
+ * disbursement.created/submitted/approved/rejected/completed/partially_failed/failed
  */
 export class Disbursements extends Resource {
   /** `GET /v1/disbursements`: every item, page after page, as it is iterated. */
@@ -378,7 +420,11 @@ export class Disbursements extends Resource {
 }
 
 /**
- * Where events are POSTed, signed as Standard Webhooks says (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body> with the endpoint's whsec_ secret). Each delivery is written in its event's transaction, so no committed event is missed; any 2xx delivers, anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, +-20 %) and then failed; 410 disables the endpoint
+ * Where events are POSTed, signed as Standard Webhooks says (webhook-id, webhook-timestamp,
+ * webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body> with the endpoint's whsec_
+ * secret). Each delivery is written in its event's transaction, so no committed event is missed;
+ * any 2xx delivers, anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, +-20 %) and
+ * then failed; 410 disables the endpoint
  */
 export class WebhookEndpoints extends Resource {
   /** `GET /v1/webhook-endpoints`: every item, page after page, as it is iterated. */
@@ -438,13 +484,15 @@ export class WebhookEndpoints extends Resource {
 }
 
 /**
- * Every email, SMS and WhatsApp message to a client, and its status: queued, sent, delivered, failed, undeliverable
+ * Every email, SMS and WhatsApp message to a client, and its status: queued, sent, delivered,
+ * failed, undeliverable
  */
 export class Messages extends Resource {
   /**
    * `GET /v1/messages`: every item, page after page, as it is iterated.
    *
-   * Every email, SMS and WhatsApp message Lajan queued, newest first, with its status. Needs `invoices:read`.
+   * Every email, SMS and WhatsApp message Lajan queued, newest first, with its status. Needs
+   * `invoices:read`.
    */
   list(params?: MessageListParams, options?: RequestOptions): PagePromise<MessageView> {
     return this.client.page("/v1/messages", params, options);
@@ -457,13 +505,15 @@ export class Messages extends Resource {
 }
 
 /**
- * Sandbox-only tools: simulate a customer's payment, read the messages a send would have delivered, run an invoice's reminders at a chosen time
+ * Sandbox-only tools: simulate a customer's payment, read the messages a send would have delivered,
+ * run an invoice's reminders at a chosen time
  */
 export class Sandbox extends Resource {
   /**
    * `GET /v1/sandbox/balances`.
    *
-   * The organization's sandbox account and its balances. Needs a sandbox key with scope `payouts:read` (or `*`).
+   * The organization's sandbox account and its balances. Needs a sandbox key with scope
+   * `payouts:read` (or `*`).
    */
   retrieveBalances(options?: RequestOptions): Promise<BalanceList> {
     return this.client.request("GET", "/v1/sandbox/balances", {}, options);
@@ -472,7 +522,8 @@ export class Sandbox extends Resource {
   /**
    * `POST /v1/sandbox/balances/top-up`.
    *
-   * Adds to one balance of the organization's sandbox account. Needs a sandbox key with scope `payouts:write` (or `*`).
+   * Adds to one balance of the organization's sandbox account. Needs a sandbox key with scope
+   * `payouts:write` (or `*`).
    */
   topUp(params: TopUp, options?: RequestOptions): Promise<BalanceList> {
     return this.client.request("POST", "/v1/sandbox/balances/top-up", { body: params }, options);
@@ -481,7 +532,11 @@ export class Sandbox extends Resource {
   /**
    * `POST /v1/sandbox/invoices/{id}/remind`.
    *
-   * Runs a sandbox invoice's reminder schedule as if it were `at` (the invoice's test clock), so a reminder days away can be read now: it sends what the worker would send then (none when nothing is due, already sent, paid, or the client opted out), with `invoice.reminder_sent` and the messages in `GET /v1/sandbox/messages`. The worker then looks at the invoice again after `at`. Needs a sandbox key with scope `invoices:write` (or `*`).
+   * Runs a sandbox invoice's reminder schedule as if it were `at` (the invoice's test clock), so a
+   * reminder days away can be read now: it sends what the worker would send then (none when nothing
+   * is due, already sent, paid, or the client opted out), with `invoice.reminder_sent` and the
+   * messages in `GET /v1/sandbox/messages`. The worker then looks at the invoice again after `at`.
+   * Needs a sandbox key with scope `invoices:write` (or `*`).
    */
   remindInvoice(id: string, params: RemindAt, options?: RequestOptions): Promise<RemindersSent> {
     return this.client.request("POST", `/v1/sandbox/invoices/${path(id)}/remind`, { body: params }, options);
@@ -490,7 +545,8 @@ export class Sandbox extends Resource {
   /**
    * `GET /v1/sandbox/messages`: every item, page after page, as it is iterated.
    *
-   * The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first (as `GET /v1/messages` lists them). Needs a sandbox key with scope `invoices:read` (or `*`).
+   * The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first (as
+   * `GET /v1/messages` lists them). Needs a sandbox key with scope `invoices:read` (or `*`).
    */
   listMessages(params?: SandboxListMessagesParams, options?: RequestOptions): PagePromise<MessageView> {
     return this.client.page("/v1/sandbox/messages", params, options);
@@ -499,7 +555,8 @@ export class Sandbox extends Resource {
   /**
    * `POST /v1/sandbox/payment-intents/{id}/pay`.
    *
-   * Pays a payment intent as a simulated customer would. Needs a sandbox key with scope `invoices:write` (or `*`).
+   * Pays a payment intent as a simulated customer would. Needs a sandbox key with scope
+   * `invoices:write` (or `*`).
    */
   simulatePayment(id: string, params?: SimulatePayment, options?: RequestOptions): Promise<SandboxPaymentView> {
     return this.client.request("POST", `/v1/sandbox/payment-intents/${path(id)}/pay`, { body: params }, options);
@@ -507,7 +564,11 @@ export class Sandbox extends Resource {
 }
 
 /**
- * What happened, written with each change: client.created/updated/deleted, invoice.created/sent/viewed/paid/overdue/voided, payment_link.created/deactivated/paid, payout.created/approved/rejected/retried/completed/failed, disbursement.created/submitted/approved/rejected/completed/partially_failed/failed, settings.updated/change_requested/change_cancelled, webhook_endpoint.test/disabled
+ * What happened, written with each change: client.created/updated/deleted,
+ * invoice.created/sent/viewed/paid/overdue/voided, payment_link.created/deactivated/paid,
+ * payout.created/approved/rejected/retried/completed/failed,
+ * disbursement.created/submitted/approved/rejected/completed/partially_failed/failed,
+ * settings.updated/change_requested/change_cancelled, webhook_endpoint.test/disabled
  */
 export class Events extends Resource {
   /** `GET /v1/events`: every item, page after page, as it is iterated. */
@@ -526,7 +587,8 @@ export class Settings extends Resource {
   /**
    * `GET /v1/settings`.
    *
-   * The settings, with the change of the approval policy waiting for a second person (pendingChange), if any.
+   * The settings, with the change of the approval policy waiting for a second person
+   * (pendingChange), if any.
    */
   retrieve(options?: RequestOptions): Promise<SettingsView> {
     return this.client.request("GET", "/v1/settings", {}, options);
@@ -535,7 +597,13 @@ export class Settings extends Resource {
   /**
    * `PUT /v1/settings`.
    *
-   * Changes the fields given; every change writes a settings.updated event naming the key and the previous values. Changing payoutApprovalRequired or requireDistinctApprover (the approval policy) also needs payouts:approve. A change that lets payouts go with fewer people (either turned off) does not apply yet: the answer's pendingChange waits for another key or console user with approval rights to confirm it within 72 hours (settings.change_requested); the other fields of the request apply at once. Where no one else has approval rights it applies at once, and settings.updated says secondPerson none_available.
+   * Changes the fields given; every change writes a settings.updated event naming the key and the
+   * previous values. Changing payoutApprovalRequired or requireDistinctApprover (the approval
+   * policy) also needs payouts:approve. A change that lets payouts go with fewer people (either
+   * turned off) does not apply yet: the answer's pendingChange waits for another key or console
+   * user with approval rights to confirm it within 72 hours (settings.change_requested); the other
+   * fields of the request apply at once. Where no one else has approval rights it applies at once,
+   * and settings.updated says secondPerson none_available.
    */
   update(params: UpdateSettings, options?: RequestOptions): Promise<SettingsView> {
     return this.client.request("PUT", "/v1/settings", { body: params }, options);
@@ -544,7 +612,9 @@ export class Settings extends Resource {
   /**
    * `POST /v1/settings/changes/{id}/cancel`.
    *
-   * Cancels a change of the approval policy that waits for a second person (settings.change_cancelled); the settings stay as they are. Needs payouts:approve: the key that asked, or another.
+   * Cancels a change of the approval policy that waits for a second person
+   * (settings.change_cancelled); the settings stay as they are. Needs payouts:approve: the key that
+   * asked, or another.
    */
   cancelChange(id: string, options?: RequestOptions): Promise<SettingsChangeView> {
     return this.client.request("POST", `/v1/settings/changes/${path(id)}/cancel`, {}, options);
@@ -553,7 +623,9 @@ export class Settings extends Resource {
   /**
    * `POST /v1/settings/changes/{id}/confirm`.
    *
-   * Confirms a change of the approval policy that waits for a second person: it applies now, and settings.updated names who asked and who confirmed. Needs payouts:approve, from another key than the one that asked (or another console user).
+   * Confirms a change of the approval policy that waits for a second person: it applies now, and
+   * settings.updated names who asked and who confirmed. Needs payouts:approve, from another key
+   * than the one that asked (or another console user).
    */
   confirmChange(id: string, options?: RequestOptions): Promise<SettingsChangeView> {
     return this.client.request("POST", `/v1/settings/changes/${path(id)}/confirm`, {}, options);

@@ -4,7 +4,10 @@
 export type ActorKind = "api_key" | "user" | "system";
 
 /**
- * Who made the change: the API key (its id, never its secret), the console user, or Lajan itself (`system`: `worker` for background work such as payouts sent and invoices gone overdue, `payment_page` for a payer on the hosted page, `unrecorded` for events written before actors were recorded).
+ * Who made the change: the API key (its id, never its secret), the console user, or Lajan itself
+ * (`system`: `worker` for background work such as payouts sent and invoices gone overdue,
+ * `payment_page` for a payer on the hosted page, `unrecorded` for events written before actors were
+ * recorded).
  */
 export interface ActorView {
   id: string;
@@ -84,7 +87,8 @@ export interface ClientView {
   firstName: string;
   id: string;
   /**
-   * The language Lajan speaks to the client in: invitations, messages and the pages they open (`ht` Haitian Creole, `fr` French, `en` English).
+   * The language Lajan speaks to the client in: invitations, messages and the pages they open (`ht`
+   * Haitian Creole, `fr` French, `en` English).
    */
   language: string;
   lastName: string;
@@ -94,13 +98,16 @@ export interface ClientView {
   remindersEnabled: boolean;
   updatedAt: string;
   /**
-   * What the receiver must answer before registering a wallet, when the organization asks. The answer is never returned: it is kept only as a slow hash.
+   * What the receiver must answer before registering a wallet, when the organization asks. The
+   * answer is never returned: it is kept only as a slow hash.
    */
   verification?: VerificationView | null;
   /** Stellar account (StrKey, `G...`). */
   walletAccountId?: string | null;
   /**
-   * The memo the wallet needs to credit the client (a custodial wallet or an exchange): text (at most 28 bytes), an id (a whole number) or a hash (64 hex digits). Every payout to the wallet carries it. null when the wallet needs none.
+   * The memo the wallet needs to credit the client (a custodial wallet or an exchange): text (at
+   * most 28 bytes), an id (a whole number) or a hash (64 hex digits). Every payout to the wallet
+   * carries it. null when the wallet needs none.
    */
   walletMemo?: string | null;
   /** text, id or hash (null with `walletMemo`). */
@@ -112,26 +119,31 @@ export interface CreateClient {
   email?: string | null;
   firstName: string;
   /**
-   * The language Lajan speaks to the client in: `ht`, `fr` or `en`; the settings' `defaultClientLanguage` when left out.
+   * The language Lajan speaks to the client in: `ht`, `fr` or `en`; the settings'
+   * `defaultClientLanguage` when left out.
    */
   language?: Language | null;
   lastName: string;
   phoneNumber?: string | null;
   /**
-   * Whether the organization's payment reminders go to the client (default true); invoices and receipts still do.
+   * Whether the organization's payment reminders go to the client (default true); invoices and
+   * receipts still do.
    */
   remindersEnabled?: boolean;
   /**
-   * What the receiver must answer before registering a wallet (optional). Kept only as a slow hash of the normalized answer; never returned.
+   * What the receiver must answer before registering a wallet (optional). Kept only as a slow hash
+   * of the normalized answer; never returned.
    */
   verification?: VerificationRequest | null;
   walletAccountId?: string | null;
   /**
-   * The memo the wallet needs to credit the client, when it is a custodial wallet or an exchange (needs `walletAccountId`): every payout to the wallet carries it.
+   * The memo the wallet needs to credit the client, when it is a custodial wallet or an exchange
+   * (needs `walletAccountId`): every payout to the wallet carries it.
    */
   walletMemo?: string | null;
   /**
-   * `text`, `id` or `hash`. Left out, it is read from `walletMemo`: a whole number without leading zeros is an id, 64 hex digits a hash, anything else text.
+   * `text`, `id` or `hash`. Left out, it is read from `walletMemo`: a whole number without leading
+   * zeros is an id, 64 hex digits a hash, anything else text.
    */
   walletMemoType?: MemoType | null;
 }
@@ -153,7 +165,8 @@ export interface CreateDisbursementItem {
   /** Positive, a plain decimal with at most 2 decimals as written (1e2 and 10.000 are refused); read exactly. */
   assetAmount: string;
   /**
-   * One of clientId / walletAccountId / phoneNumber / email is required; with clientId the client's wallet is used, and when both are given the wallet must be the client's (else invalid_wallet).
+   * One of clientId / walletAccountId / phoneNumber / email is required; with clientId the client's
+   * wallet is used, and when both are given the wallet must be the client's (else invalid_wallet).
    */
   clientId?: string | null;
   email?: string | null;
@@ -166,7 +179,10 @@ export interface CreateDisbursementItem {
   /** At most 28 bytes of UTF-8. */
   memo?: string | null;
   /**
-   * Instead of clientId or walletAccountId: the receiver's E.164 phone number and/or email. The organization's client with that contact is paid (a wallet or not: without one the payout waits in awaiting_registration); when there is none, a client is made from this row (firstName and lastName then required) when the draft is stored.
+   * Instead of clientId or walletAccountId: the receiver's E.164 phone number and/or email. The
+   * organization's client with that contact is paid (a wallet or not: without one the payout waits
+   * in awaiting_registration); when there is none, a client is made from this row (firstName and
+   * lastName then required) when the draft is stored.
    */
   phoneNumber?: string | null;
   /** For a client this row makes: what the receiver must answer before registering a wallet. */
@@ -177,18 +193,23 @@ export interface CreateDisbursementItem {
 /** A new invoice. It starts as a draft unless `sendImmediately` is true. */
 export interface CreateInvoice {
   /**
-   * When it is first sent, pay what it can from the client's credit balance in its currency (an overpayment, what a voided or credited invoice received): a payment of method `credit_balance`, with `invoice.payment_received` (and `invoice.paid` when that covers it all). Default false.
+   * When it is first sent, pay what it can from the client's credit balance in its currency (an
+   * overpayment, what a voided or credited invoice received): a payment of method `credit_balance`,
+   * with `invoice.payment_received` (and `invoice.paid` when that covers it all). Default false.
    */
   applyCreditBalance?: boolean | null;
   clientId: string;
   /** HTG or USD; default: the organization's `defaultCurrency`. */
   currency?: Currency | null;
   /**
-   * `YYYY-MM-DD`, from 2000-01-01 to 2099-12-31. Required unless `installments` are given (then it is the last one's, and may be left out).
+   * `YYYY-MM-DD`, from 2000-01-01 to 2099-12-31. Required unless `installments` are given (then it
+   * is the last one's, and may be left out).
    */
   dueDate?: string;
   /**
-   * The parts the total is due in, in date order, summing to it exactly (refused naming the row otherwise, `invalid_installments`); at most 120. Payments fill them oldest first, and the invoice is overdue while one is past due.
+   * The parts the total is due in, in date order, summing to it exactly (refused naming the row
+   * otherwise, `invalid_installments`); at most 120. Payments fill them oldest first, and the
+   * invoice is overdue while one is past due.
    */
   installments?: readonly InstallmentBody[];
   /** 1 to 100 lines. */
@@ -207,7 +228,8 @@ export interface CreatePaymentLink {
   /** One line, at most 500 characters. */
   description: string;
   /**
-   * When the link stops accepting payments (RFC 3339, in the future and before 2100-01-01T00:00:00Z); default: never.
+   * When the link stops accepting payments (RFC 3339, in the future and before
+   * 2100-01-01T00:00:00Z); default: never.
    */
   expiresAt?: string | null;
 }
@@ -221,11 +243,13 @@ export interface CreatePayout {
   /** The asset's issuer; default: the configured issuer for the code; refused for XLM. */
   assetIssuer?: string | null;
   /**
-   * One of clientId / walletAccountId is required; with clientId the client's wallet is used, and when both are given the wallet must be the client's (else invalid_wallet).
+   * One of clientId / walletAccountId is required; with clientId the client's wallet is used, and
+   * when both are given the wallet must be the client's (else invalid_wallet).
    */
   clientId?: string | null;
   /**
-   * The Stellar text memo the recipient's wallet shows: at most 28 bytes of UTF-8 (28 ASCII characters; é and other accented letters take 2 bytes), no control characters.
+   * The Stellar text memo the recipient's wallet shows: at most 28 bytes of UTF-8 (28 ASCII
+   * characters; é and other accented letters take 2 bytes), no control characters.
    */
   memo?: string | null;
   /** A Stellar account (StrKey `G...`, checksum verified). */
@@ -237,7 +261,8 @@ export interface CreateWebhookEndpoint {
   description?: string | null;
   enabled?: boolean | null;
   /**
-   * Event names from the catalogue, area wildcards such as `invoice.*`, or `*`; anything else is 400 `invalid_events`, naming each unknown entry.
+   * Event names from the catalogue, area wildcards such as `invoice.*`, or `*`; anything else is
+   * 400 `invalid_events`, naming each unknown entry.
    */
   events: readonly EventSelector[];
   /** An absolute `https` (or `http`) URL, at most 2,048 characters; else 400 `invalid_url`. */
@@ -271,7 +296,8 @@ export interface CreditLineBody {
   /** The line's place in the invoice's `lineItems`, from 1. */
   lineItem: number;
   /**
-   * How many of its units: greater than 0, at most 4 decimal places, at most what earlier credit notes left of the line. Left out: all that is left of it.
+   * How many of its units: greater than 0, at most 4 decimal places, at most what earlier credit
+   * notes left of the line. Left out: all that is left of it.
    */
   quantity?: string;
 }
@@ -300,7 +326,8 @@ export interface CreditNoteView {
   id: string;
   invoiceId: string;
   /**
-   * The invoice's line items it took back (their amounts make its `amount`); empty for a credit note of an amount.
+   * The invoice's line items it took back (their amounts make its `amount`); empty for a credit
+   * note of an amount.
    */
   lines: CreditLineView[];
   memo?: string | null;
@@ -328,7 +355,11 @@ export interface CreditTransactionView {
   /** The balance in this currency once this move was made. */
   balanceAfter: string;
   /**
-   * Why: `overpayment` (a payment beyond what the invoice asks for), `payment_reversed` (a reversal took an overpayment back), `invoice_voided` (what a voided invoice received), `credit_note` (a credit note lowered an invoice below what it received), `credit_note_voided` (a credit note voided took that back), `applied` (it paid an invoice created with `applyCreditBalance`, as a payment of method `credit_balance`), `unapplied` (such a payment reversed gave it back).
+   * Why: `overpayment` (a payment beyond what the invoice asks for), `payment_reversed` (a reversal
+   * took an overpayment back), `invoice_voided` (what a voided invoice received), `credit_note` (a
+   * credit note lowered an invoice below what it received), `credit_note_voided` (a credit note
+   * voided took that back), `applied` (it paid an invoice created with `applyCreditBalance`, as a
+   * payment of method `credit_balance`), `unapplied` (such a payment reversed gave it back).
    */
   cause: string;
   clientId: string;
@@ -407,7 +438,8 @@ export interface DisbursementItemList {
 }
 
 /**
- * One item of a disbursement and, once submitted, its payout. A row of the CSV report too, with the same columns in this order.
+ * One item of a disbursement and, once submitted, its payout. A row of the CSV report too, with the
+ * same columns in this order.
  */
 export interface DisbursementItemView {
   /** The payout's pending, approved or rejected; null in a draft. */
@@ -429,7 +461,8 @@ export interface DisbursementItemView {
   /** The hash of the payout's latest transaction. */
   txHash?: string | null;
   /**
-   * The wallet paid: the one given, or the client's when the draft was created; null when the client had none (the payout takes their wallet when they register one).
+   * The wallet paid: the one given, or the client's when the draft was created; null when the
+   * client had none (the payout takes their wallet when they register one).
    */
   walletAccountId?: string | null;
 }
@@ -475,7 +508,9 @@ export interface ErrorBody {
   /** What went wrong, for a person. */
   message: string;
   /**
-   * The id of the request that was refused, as its `X-Request-Id` header says: quote it when asking for help, it finds the request's log line. A replayed answer (`Idempotent-Replayed: true`) keeps the first request's.
+   * The id of the request that was refused, as its `X-Request-Id` header says: quote it when asking
+   * for help, it finds the request's log line. A replayed answer (`Idempotent-Replayed: true`)
+   * keeps the first request's.
    */
   requestId?: string | null;
   /** The HTTP status code, repeated. */
@@ -500,7 +535,9 @@ export interface FieldDetail {
 }
 
 /**
- * A payout held back, nothing signed or paid for, because its destination cannot take it. It is checked again every few minutes and sent once the receiver fixes it (creates the account, adds the trustline); held for the settings' registrationWindowDays, it fails with `code`.
+ * A payout held back, nothing signed or paid for, because its destination cannot take it. It is
+ * checked again every few minutes and sent once the receiver fixes it (creates the account, adds
+ * the trustline); held for the settings' registrationWindowDays, it fails with `code`.
  */
 export interface HoldView {
   /** op_no_destination (the account does not exist) or op_no_trust (no trustline for the asset). */
@@ -545,7 +582,8 @@ export interface InvitationView {
   lastSentAt?: string | null;
   lockedAt?: string | null;
   /**
-   * When it is sent again unless the receiver registers first; null once the settings' `invitationResends` are spent.
+   * When it is sent again unless the receiver registers first; null once the settings'
+   * `invitationResends` are spent.
    */
   nextSendAt?: string | null;
   /** Always `invitation`. */
@@ -554,7 +592,9 @@ export interface InvitationView {
   /** How many times it was sent, by the schedule or by hand; each send carries a new link. */
   sends: number;
   /**
-   * `invited` (a payout waits; the receiver has a link), `registered` (they gave a wallet), `locked` (too many wrong answers; the organization unlocks it) or `expired` (no payout waits any more; the links are dead).
+   * `invited` (a payout waits; the receiver has a link), `registered` (they gave a wallet),
+   * `locked` (too many wrong answers; the organization unlocks it) or `expired` (no payout waits
+   * any more; the links are dead).
    */
   status: string;
 }
@@ -566,7 +606,8 @@ export interface InvitedClientView {
   firstName: string;
   id: string;
   /**
-   * The language Lajan speaks to the client in: invitations, messages and the pages they open (`ht` Haitian Creole, `fr` French, `en` English).
+   * The language Lajan speaks to the client in: invitations, messages and the pages they open (`ht`
+   * Haitian Creole, `fr` French, `en` English).
    */
   language: string;
   lastName: string;
@@ -576,13 +617,16 @@ export interface InvitedClientView {
   remindersEnabled: boolean;
   updatedAt: string;
   /**
-   * What the receiver must answer before registering a wallet, when the organization asks. The answer is never returned: it is kept only as a slow hash.
+   * What the receiver must answer before registering a wallet, when the organization asks. The
+   * answer is never returned: it is kept only as a slow hash.
    */
   verification?: VerificationView | null;
   /** Stellar account (StrKey, `G...`). */
   walletAccountId?: string | null;
   /**
-   * The memo the wallet needs to credit the client (a custodial wallet or an exchange): text (at most 28 bytes), an id (a whole number) or a hash (64 hex digits). Every payout to the wallet carries it. null when the wallet needs none.
+   * The memo the wallet needs to credit the client (a custodial wallet or an exchange): text (at
+   * most 28 bytes), an id (a whole number) or a hash (64 hex digits). Every payout to the wallet
+   * carries it. null when the wallet needs none.
    */
   walletMemo?: string | null;
   /** text, id or hash (null with `walletMemo`). */
@@ -608,7 +652,9 @@ export interface InvoicePaymentView {
   id: string;
   invoiceId: string;
   /**
-   * `stellar`: a payment on the Stellar network carrying the invoice's reference; `cash`, `moncash`, `natcash`, `bank_transfer`: recorded as received outside Lajan; `credit_balance`: taken from the client's credit balance (`applyCreditBalance`).
+   * `stellar`: a payment on the Stellar network carrying the invoice's reference; `cash`,
+   * `moncash`, `natcash`, `bank_transfer`: recorded as received outside Lajan; `credit_balance`:
+   * taken from the client's credit balance (`applyCreditBalance`).
    */
   method: string;
   /** When the payer paid (a `stellar` payment: when Lajan saw it on the ledger). */
@@ -618,7 +664,8 @@ export interface InvoicePaymentView {
   /** Who counted it (`system` `worker` for a ledger payment). */
   recordedBy: ActorView;
   /**
-   * The Stellar transaction's hash for a `stellar` payment, the receipt's number for one received outside Lajan, the credit balance transaction (`cbt_…`) for `credit_balance`.
+   * The Stellar transaction's hash for a `stellar` payment, the receipt's number for one received
+   * outside Lajan, the credit balance transaction (`cbt_…`) for `credit_balance`.
    */
   reference?: string | null;
   reversalReason?: string | null;
@@ -660,17 +707,21 @@ export interface InvoiceView {
   /** What its credit notes in force take off the total (`POST /v1/invoices/{id}/credit-notes`). */
   amountCredited: string;
   /**
-   * What was paid beyond the total (all that was paid, once void): it is held on the client's credit balance (`GET /v1/clients/{id}/credit-balance`), never lost.
+   * What was paid beyond the total (all that was paid, once void): it is held on the client's
+   * credit balance (`GET /v1/clients/{id}/credit-balance`), never lost.
    */
   amountOverpaid: string;
   /**
-   * Received so far through the payment link (may exceed the total after an overpayment): the sum of the invoice's payments (`GET /v1/invoices/{id}/payments`).
+   * Received so far through the payment link (may exceed the total after an overpayment): the sum
+   * of the invoice's payments (`GET /v1/invoices/{id}/payments`).
    */
   amountPaid: string;
   /** What is still due: the total less what was paid, never below 0.00; 0.00 once void. */
   amountRemaining: string;
   /**
-   * Whether its first send pays what it can from the client's credit balance in its currency (a payment of method `credit_balance`; paid in full by it, no message asks the client for anything).
+   * Whether its first send pays what it can from the client's credit balance in its currency (a
+   * payment of method `credit_balance`; paid in full by it, no message asks the client for
+   * anything).
    */
   applyCreditBalance: boolean;
   client: ClientContact;
@@ -680,14 +731,16 @@ export interface InvoiceView {
   dueDate: string;
   id: string;
   /**
-   * The parts the total is due in, oldest first, each with what was paid of it (payments fill the oldest first); empty when it is due at once on `dueDate`.
+   * The parts the total is due in, oldest first, each with what was paid of it (payments fill the
+   * oldest first); empty when it is due at once on `dueDate`.
    */
   installments: InstallmentView[];
   invoiceNumber: string;
   lineItems: LineItemView[];
   memo?: string | null;
   /**
-   * The oldest instalment not paid in full: what the invoice waits for, and what made it overdue when it is. null without instalments, or once all are paid.
+   * The oldest instalment not paid in full: what the invoice waits for, and what made it overdue
+   * when it is. null without instalments, or once all are paid.
    */
   nextInstallment?: InstallmentView | null;
   paidAt?: string | null;
@@ -704,17 +757,21 @@ export interface InvoiceWithCreditNote {
   /** What its credit notes in force take off the total (`POST /v1/invoices/{id}/credit-notes`). */
   amountCredited: string;
   /**
-   * What was paid beyond the total (all that was paid, once void): it is held on the client's credit balance (`GET /v1/clients/{id}/credit-balance`), never lost.
+   * What was paid beyond the total (all that was paid, once void): it is held on the client's
+   * credit balance (`GET /v1/clients/{id}/credit-balance`), never lost.
    */
   amountOverpaid: string;
   /**
-   * Received so far through the payment link (may exceed the total after an overpayment): the sum of the invoice's payments (`GET /v1/invoices/{id}/payments`).
+   * Received so far through the payment link (may exceed the total after an overpayment): the sum
+   * of the invoice's payments (`GET /v1/invoices/{id}/payments`).
    */
   amountPaid: string;
   /** What is still due: the total less what was paid, never below 0.00; 0.00 once void. */
   amountRemaining: string;
   /**
-   * Whether its first send pays what it can from the client's credit balance in its currency (a payment of method `credit_balance`; paid in full by it, no message asks the client for anything).
+   * Whether its first send pays what it can from the client's credit balance in its currency (a
+   * payment of method `credit_balance`; paid in full by it, no message asks the client for
+   * anything).
    */
   applyCreditBalance: boolean;
   client: ClientContact;
@@ -724,14 +781,16 @@ export interface InvoiceWithCreditNote {
   dueDate: string;
   id: string;
   /**
-   * The parts the total is due in, oldest first, each with what was paid of it (payments fill the oldest first); empty when it is due at once on `dueDate`.
+   * The parts the total is due in, oldest first, each with what was paid of it (payments fill the
+   * oldest first); empty when it is due at once on `dueDate`.
    */
   installments: InstallmentView[];
   invoiceNumber: string;
   lineItems: LineItemView[];
   memo?: string | null;
   /**
-   * The oldest instalment not paid in full: what the invoice waits for, and what made it overdue when it is. null without instalments, or once all are paid.
+   * The oldest instalment not paid in full: what the invoice waits for, and what made it overdue
+   * when it is. null without instalments, or once all are paid.
    */
   nextInstallment?: InstallmentView | null;
   paidAt?: string | null;
@@ -749,17 +808,21 @@ export interface InvoiceWithPayment {
   /** What its credit notes in force take off the total (`POST /v1/invoices/{id}/credit-notes`). */
   amountCredited: string;
   /**
-   * What was paid beyond the total (all that was paid, once void): it is held on the client's credit balance (`GET /v1/clients/{id}/credit-balance`), never lost.
+   * What was paid beyond the total (all that was paid, once void): it is held on the client's
+   * credit balance (`GET /v1/clients/{id}/credit-balance`), never lost.
    */
   amountOverpaid: string;
   /**
-   * Received so far through the payment link (may exceed the total after an overpayment): the sum of the invoice's payments (`GET /v1/invoices/{id}/payments`).
+   * Received so far through the payment link (may exceed the total after an overpayment): the sum
+   * of the invoice's payments (`GET /v1/invoices/{id}/payments`).
    */
   amountPaid: string;
   /** What is still due: the total less what was paid, never below 0.00; 0.00 once void. */
   amountRemaining: string;
   /**
-   * Whether its first send pays what it can from the client's credit balance in its currency (a payment of method `credit_balance`; paid in full by it, no message asks the client for anything).
+   * Whether its first send pays what it can from the client's credit balance in its currency (a
+   * payment of method `credit_balance`; paid in full by it, no message asks the client for
+   * anything).
    */
   applyCreditBalance: boolean;
   client: ClientContact;
@@ -769,14 +832,16 @@ export interface InvoiceWithPayment {
   dueDate: string;
   id: string;
   /**
-   * The parts the total is due in, oldest first, each with what was paid of it (payments fill the oldest first); empty when it is due at once on `dueDate`.
+   * The parts the total is due in, oldest first, each with what was paid of it (payments fill the
+   * oldest first); empty when it is due at once on `dueDate`.
    */
   installments: InstallmentView[];
   invoiceNumber: string;
   lineItems: LineItemView[];
   memo?: string | null;
   /**
-   * The oldest instalment not paid in full: what the invoice waits for, and what made it overdue when it is. null without instalments, or once all are paid.
+   * The oldest instalment not paid in full: what the invoice waits for, and what made it overdue
+   * when it is. null without instalments, or once all are paid.
    */
   nextInstallment?: InstallmentView | null;
   paidAt?: string | null;
@@ -794,17 +859,21 @@ export interface InvoiceWithReminder {
   /** What its credit notes in force take off the total (`POST /v1/invoices/{id}/credit-notes`). */
   amountCredited: string;
   /**
-   * What was paid beyond the total (all that was paid, once void): it is held on the client's credit balance (`GET /v1/clients/{id}/credit-balance`), never lost.
+   * What was paid beyond the total (all that was paid, once void): it is held on the client's
+   * credit balance (`GET /v1/clients/{id}/credit-balance`), never lost.
    */
   amountOverpaid: string;
   /**
-   * Received so far through the payment link (may exceed the total after an overpayment): the sum of the invoice's payments (`GET /v1/invoices/{id}/payments`).
+   * Received so far through the payment link (may exceed the total after an overpayment): the sum
+   * of the invoice's payments (`GET /v1/invoices/{id}/payments`).
    */
   amountPaid: string;
   /** What is still due: the total less what was paid, never below 0.00; 0.00 once void. */
   amountRemaining: string;
   /**
-   * Whether its first send pays what it can from the client's credit balance in its currency (a payment of method `credit_balance`; paid in full by it, no message asks the client for anything).
+   * Whether its first send pays what it can from the client's credit balance in its currency (a
+   * payment of method `credit_balance`; paid in full by it, no message asks the client for
+   * anything).
    */
   applyCreditBalance: boolean;
   client: ClientContact;
@@ -814,14 +883,16 @@ export interface InvoiceWithReminder {
   dueDate: string;
   id: string;
   /**
-   * The parts the total is due in, oldest first, each with what was paid of it (payments fill the oldest first); empty when it is due at once on `dueDate`.
+   * The parts the total is due in, oldest first, each with what was paid of it (payments fill the
+   * oldest first); empty when it is due at once on `dueDate`.
    */
   installments: InstallmentView[];
   invoiceNumber: string;
   lineItems: LineItemView[];
   memo?: string | null;
   /**
-   * The oldest instalment not paid in full: what the invoice waits for, and what made it overdue when it is. null without instalments, or once all are paid.
+   * The oldest instalment not paid in full: what the invoice waits for, and what made it overdue
+   * when it is. null without instalments, or once all are paid.
    */
   nextInstallment?: InstallmentView | null;
   paidAt?: string | null;
@@ -838,11 +909,14 @@ export interface InvoiceWithReminder {
 /** What the invoice no longer asks for (an `amount`, or the units of its `lines`), and why. */
 export interface IssueCreditNote {
   /**
-   * In the invoice's currency: positive, at most 2 decimal places, at most what the invoice's credit notes leave of its total; read exactly. Give this or `lines`.
+   * In the invoice's currency: positive, at most 2 decimal places, at most what the invoice's
+   * credit notes leave of its total; read exactly. Give this or `lines`.
    */
   amount: string;
   /**
-   * The invoice's line items it takes back, each priced as the invoice priced it, tax included (units of a line are never credited twice; those that finish a line take exactly what is left of it). Give this or `amount`.
+   * The invoice's line items it takes back, each priced as the invoice priced it, tax included
+   * (units of a line are never credited twice; those that finish a line take exactly what is left
+   * of it). Give this or `amount`.
    */
   lines?: readonly CreditLineBody[];
   /** At most 500 characters, line breaks kept. */
@@ -918,7 +992,9 @@ export interface MessageView {
   providerId?: string | null;
   sentAt?: string | null;
   /**
-   * `queued` (waiting for the worker), `sent` (the provider took it), `delivered`, `failed` (see `failureReason`) or `undeliverable`; it only moves forward. A sandbox message is never handed to a provider: it is `delivered` at once, simulated.
+   * `queued` (waiting for the worker), `sent` (the provider took it), `delivered`, `failed` (see
+   * `failureReason`) or `undeliverable`; it only moves forward. A sandbox message is never handed
+   * to a provider: it is `delivered` at once, simulated.
    */
   status: "queued" | "sent" | "delivered" | "failed" | "undeliverable";
   subject?: string | null;
@@ -941,7 +1017,9 @@ export interface PaginationView {
   /** How many items the list holds with these filters; at most 10,000 when `totalIsEstimate`. */
   total: number;
   /**
-   * `true` when this total was counted only up to 10,000 and more items match (a search, or filters no count is kept for): `total` is then that bound, and pages go on past `totalPages`. Counts that are kept (a list unfiltered, or by its status or type) are always exact.
+   * `true` when this total was counted only up to 10,000 and more items match (a search, or filters
+   * no count is kept for): `total` is then that bound, and pages go on past `totalPages`. Counts
+   * that are kept (a list unfiltered, or by its status or type) are always exact.
    */
   totalIsEstimate: boolean;
   /** The pages of `limit` items that `total` makes. */
@@ -1039,7 +1117,9 @@ export interface PayoutView {
   assetIssuer?: string | null;
   attempts: AttemptView[];
   /**
-   * Why it was canceled: receiver_not_registered (its client did not register a wallet within the settings' registrationWindowDays) or requested (POST /v1/payouts/{id}/cancel); null unless execStatus is canceled.
+   * Why it was canceled: receiver_not_registered (its client did not register a wallet within the
+   * settings' registrationWindowDays) or requested (POST /v1/payouts/{id}/cancel); null unless
+   * execStatus is canceled.
    */
   cancelReason?: string | null;
   client?: PayoutClient | null;
@@ -1048,7 +1128,8 @@ export interface PayoutView {
   /** pending, awaiting_registration, ready_to_send, sent, failed or canceled. */
   execStatus: "pending" | "awaiting_registration" | "ready_to_send" | "sent" | "failed" | "canceled";
   /**
-   * Why it is not being sent while execStatus is ready_to_send: its destination cannot take the payment yet. null when nothing holds it back.
+   * Why it is not being sent while execStatus is ready_to_send: its destination cannot take the
+   * payment yet. null when nothing holds it back.
    */
   hold?: HoldView | null;
   id: string;
@@ -1057,11 +1138,14 @@ export interface PayoutView {
   type: "direct" | "disbursement";
   updatedAt: string;
   /**
-   * The wallet paid; null while the client has none: the payout waits in `awaiting_registration` and takes the client's wallet when they register one.
+   * The wallet paid; null while the client has none: the payout waits in `awaiting_registration`
+   * and takes the client's wallet when they register one.
    */
   walletAccountId?: string | null;
   /**
-   * The memo the receiving wallet needs (a custodial wallet or an exchange), taken from the client with its wallet when the payout was created or released; the transaction carries it instead of `memo`. null when the wallet needs none.
+   * The memo the receiving wallet needs (a custodial wallet or an exchange), taken from the client
+   * with its wallet when the payout was created or released; the transaction carries it instead of
+   * `memo`. null when the wallet needs none.
    */
   walletMemo?: string | null;
   /** text, id or hash (null with `walletMemo`). */
@@ -1082,7 +1166,10 @@ export interface RecommendedWalletRequest {
   /** The asset codes it holds, at most 12. */
   assets?: readonly string[];
   /**
-   * Where the wallet app opens a registration it is handed (an https universal link or the app's own scheme, as the Stellar Disbursement Platform's deep link schema): the invitation's page then offers "Open in" this wallet with a link signed by the stellar.toml's SIGNING_KEY. Null or absent: the page only links to `url`.
+   * Where the wallet app opens a registration it is handed (an https universal link or the app's
+   * own scheme, as the Stellar Disbursement Platform's deep link schema): the invitation's page
+   * then offers "Open in" this wallet with a link signed by the stellar.toml's SIGNING_KEY. Null or
+   * absent: the page only links to `url`.
    */
   deepLink?: string | null;
   name?: string | null;
@@ -1102,11 +1189,14 @@ export interface RecommendedWalletView {
 /** A payment received outside Lajan. */
 export interface RecordPayment {
   /**
-   * In the invoice's currency: positive, at most 2 decimal places; read exactly. More than is due is counted too (the invoice is paid, and the excess, `amountOverpaid`, is held on the client's credit balance).
+   * In the invoice's currency: positive, at most 2 decimal places; read exactly. More than is due
+   * is counted too (the invoice is paid, and the excess, `amountOverpaid`, is held on the client's
+   * credit balance).
    */
   amount: string;
   /**
-   * How it was paid: `cash`, `moncash`, `natcash` or `bank_transfer` (Stellar payments are counted from the ledger).
+   * How it was paid: `cash`, `moncash`, `natcash` or `bank_transfer` (Stellar payments are counted
+   * from the ledger).
    */
   method: string;
   /** When it was paid, RFC 3339, not in the future; default: now. */
@@ -1175,7 +1265,8 @@ export interface RemindersSent {
 }
 
 /**
- * The reminder schedule: each unpaid instalment (or invoice) is reminded on these days from its due date, at the organization's time of day, on each channel the client can receive.
+ * The reminder schedule: each unpaid instalment (or invoice) is reminded on these days from its due
+ * date, at the organization's time of day, on each channel the client can receive.
  */
 export interface RemindersView {
   /** `sms` and/or `email`. */
@@ -1216,7 +1307,8 @@ export interface SendInvoice {
 
 export interface SendResult {
   /**
-   * The messages the send queued, as they stood when it answered: `queued` when live (the worker hands them to their provider), `delivered` (simulated) in the sandbox.
+   * The messages the send queued, as they stood when it answered: `queued` when live (the worker
+   * hands them to their provider), `delivered` (simulated) in the sandbox.
    */
   messages: QueuedMessage[];
   /** The channels a message was queued on. */
@@ -1224,13 +1316,18 @@ export interface SendResult {
   /** The invoice's status after the send. */
   status: "draft" | "sent" | "viewed" | "partially_paid" | "paid" | "overdue" | "void";
   /**
-   * The send was recorded and its messages queued: it says nothing of their delivery, which `messages` (and `GET /v1/messages/{id}`, and the `message.*` events) follow.
+   * The send was recorded and its messages queued: it says nothing of their delivery, which
+   * `messages` (and `GET /v1/messages/{id}`, and the `message.*` events) follow.
    */
   success: boolean;
 }
 
 /**
- * A change of the settings: what was asked, by whom, and what came of it. A change that lets payouts go with fewer people (`payoutApprovalRequired` off, or `requireDistinctApprover` off) is `pending` until another person or key with approval rights confirms it, within 72 hours (`expiresAt`), or it is cancelled, replaced by a later policy change (`superseded`) or `lapsed`. `unconfirmed`: it applied at once because nobody else had approval rights.
+ * A change of the settings: what was asked, by whom, and what came of it. A change that lets
+ * payouts go with fewer people (`payoutApprovalRequired` off, or `requireDistinctApprover` off) is
+ * `pending` until another person or key with approval rights confirms it, within 72 hours
+ * (`expiresAt`), or it is cancelled, replaced by a later policy change (`superseded`) or `lapsed`.
+ * `unconfirmed`: it applied at once because nobody else had approval rights.
  */
 export interface SettingsChangeView {
   /** Each field the change sets, with the value asked for. */
@@ -1250,7 +1347,9 @@ export interface SettingsChangeView {
 
 export interface SettingsView {
   /**
-   * When true (the default), the payment page lets a payer pay part of what is due, any amount up to it; when false it asks for exactly what is due. A smaller payment that arrives anyway is still counted.
+   * When true (the default), the payment page lets a payer pay part of what is due, any amount up
+   * to it; when false it asks for exactly what is due. A smaller payment that arrives anyway is
+   * still counted.
    */
   allowPartialPayments: boolean;
   /** The language of a client created without one: ht, fr or en. */
@@ -1276,13 +1375,15 @@ export interface SettingsView {
   /** SEP-1 `ORG_URL`. */
   orgUrl?: string | null;
   /**
-   * When true (the default), a client gets a short receipt, with what is left, when a payment of their invoice lands.
+   * When true (the default), a client gets a short receipt, with what is left, when a payment of
+   * their invoice lands.
    */
   paymentReceipts: boolean;
   /** When true, new payouts wait for approval. */
   payoutApprovalRequired: boolean;
   /**
-   * A change of the approval policy waiting for a second person with approval rights (`POST /v1/settings/changes/{id}/confirm`), or null. Always null in `settings.updated`.
+   * A change of the approval policy waiting for a second person with approval rights (`POST
+   * /v1/settings/changes/{id}/confirm`), or null. Always null in `settings.updated`.
    */
   pendingChange?: SettingsChangeView | null;
   /** The wallets the registration page suggests to a receiver who has none, in this order. */
@@ -1301,7 +1402,9 @@ export interface SettingsView {
 
 export interface SimulatePayment {
   /**
-   * How much the simulated customer pays; default: what is still due. Less underpays (the invoice stays unpaid), more overpays (it is paid and the excess recorded). Positive, at most 2 decimal places and at most 922337203685.47.
+   * How much the simulated customer pays; default: what is still due. Less underpays (the invoice
+   * stays unpaid), more overpays (it is paid and the excess recorded). Positive, at most 2 decimal
+   * places and at most 922337203685.47.
    */
   amount?: string | null;
 }
@@ -1318,11 +1421,15 @@ export interface StatementLineView {
   /** A payment's reference (transaction hash or receipt number), a reversal's reason, or a credit note's number. */
   reference?: string | null;
   /**
-   * The payment (`ipy_...`) of a payment or reversal, the credit note (`cn_...`), or the credit balance transaction (`cbt_...`).
+   * The payment (`ipy_...`) of a payment or reversal, the credit note (`cn_...`), or the credit
+   * balance transaction (`cbt_...`).
    */
   sourceId?: string | null;
   /**
-   * `invoiced` (the total), `payment`, `payment_reversed`, `voided` (the total no longer owed), `credit_note`, `credit_note_voided`, `to_credit_balance` (what was paid beyond what it asks for, held for the client) or `from_credit_balance` (such an overpayment taken back by a reversal).
+   * `invoiced` (the total), `payment`, `payment_reversed`, `voided` (the total no longer owed),
+   * `credit_note`, `credit_note_voided`, `to_credit_balance` (what was paid beyond what it asks
+   * for, held for the client) or `from_credit_balance` (such an overpayment taken back by a
+   * reversal).
    */
   type: string;
 }
@@ -1335,7 +1442,8 @@ export interface TopUp {
 }
 
 /**
- * A change to a client: fields left out are kept; `null` clears `email`, `phoneNumber`, `walletAccountId` or `verification` (a client always has a `language`).
+ * A change to a client: fields left out are kept; `null` clears `email`, `phoneNumber`,
+ * `walletAccountId` or `verification` (a client always has a `language`).
  */
 export interface UpdateClient {
   email?: string | null;
@@ -1350,7 +1458,8 @@ export interface UpdateClient {
   verification?: VerificationRequest | null;
   walletAccountId?: string | null;
   /**
-   * The memo the wallet needs; `null` removes it. A new `walletAccountId` given without a memo removes the old one: a memo belongs to one address.
+   * The memo the wallet needs; `null` removes it. A new `walletAccountId` given without a memo
+   * removes the old one: a memo belongs to one address.
    */
   walletMemo?: string | null;
   /** `text`, `id` or `hash`, with `walletMemo`; read from it when left out. */
@@ -1358,7 +1467,8 @@ export interface UpdateClient {
 }
 
 /**
- * Changes to a draft; fields left out are kept, `memo: null` clears the memo. The other fields cannot be cleared: `null` for them is a `validation_error`.
+ * Changes to a draft; fields left out are kept, `memo: null` clears the memo. The other fields
+ * cannot be cleared: `null` for them is a `validation_error`.
  */
 export interface UpdateInvoice {
   /** Whether its first send pays from the client's credit balance. */
@@ -1368,7 +1478,8 @@ export interface UpdateInvoice {
   /** `YYYY-MM-DD`, from 2000-01-01 to 2099-12-31. */
   dueDate?: string;
   /**
-   * The whole plan again (`[]`: due at once on `dueDate`). Left out, a plan is kept, and must still sum to the total when the line items change.
+   * The whole plan again (`[]`: due at once on `dueDate`). Left out, a plan is kept, and must still
+   * sum to the total when the line items change.
    */
   installments?: readonly InstallmentBody[];
   /** 1 to 100 lines. */
@@ -1377,7 +1488,9 @@ export interface UpdateInvoice {
 }
 
 /**
- * Fields to change; those left out keep their value. `null` is a `validation_error`; the organization's Stellar profile (`homeDomain` to `orgSupportEmail`) is cleared field by field with an empty string.
+ * Fields to change; those left out keep their value. `null` is a `validation_error`; the
+ * organization's Stellar profile (`homeDomain` to `orgSupportEmail`) is cleared field by field with
+ * an empty string.
  */
 export interface UpdateSettings {
   /** Whether the payment page lets a payer pay part of what is due. */
@@ -1386,7 +1499,11 @@ export interface UpdateSettings {
   defaultCurrency?: Currency;
   defaultTaxRate?: string;
   /**
-   * A domain of the organization's own (a host, with a port at most) whose DNS points at Lajan: the stellar.toml served for it names the organization and its documentation, and wallets authenticate there (SEP-10 challenges for that domain). Read in the environment wallets meet (live when the deployment has a live network, else the sandbox). One organization's only: another's is `homeDomain: is in use already`.
+   * A domain of the organization's own (a host, with a port at most) whose DNS points at Lajan: the
+   * stellar.toml served for it names the organization and its documentation, and wallets
+   * authenticate there (SEP-10 challenges for that domain). Read in the environment wallets meet
+   * (live when the deployment has a live network, else the sandbox). One organization's only:
+   * another's is `homeDomain: is in use already`.
    */
   homeDomain?: string;
   invitationResendDays?: number;
@@ -1415,7 +1532,8 @@ export interface UpdateSettings {
 }
 
 /**
- * A change to an endpoint: fields left out are kept; `description: null` clears it; `enabled: true` turns a disabled endpoint back on.
+ * A change to an endpoint: fields left out are kept; `description: null` clears it; `enabled: true`
+ * turns a disabled endpoint back on.
  */
 export interface UpdateWebhookEndpoint {
   description?: string | null;
@@ -1426,7 +1544,9 @@ export interface UpdateWebhookEndpoint {
 
 export interface UpdatedSettings {
   /**
-   * When true (the default), the payment page lets a payer pay part of what is due, any amount up to it; when false it asks for exactly what is due. A smaller payment that arrives anyway is still counted.
+   * When true (the default), the payment page lets a payer pay part of what is due, any amount up
+   * to it; when false it asks for exactly what is due. A smaller payment that arrives anyway is
+   * still counted.
    */
   allowPartialPayments: boolean;
   /** The language of a client created without one: ht, fr or en. */
@@ -1452,13 +1572,15 @@ export interface UpdatedSettings {
   /** SEP-1 `ORG_URL`. */
   orgUrl?: string | null;
   /**
-   * When true (the default), a client gets a short receipt, with what is left, when a payment of their invoice lands.
+   * When true (the default), a client gets a short receipt, with what is left, when a payment of
+   * their invoice lands.
    */
   paymentReceipts: boolean;
   /** When true, new payouts wait for approval. */
   payoutApprovalRequired: boolean;
   /**
-   * A change of the approval policy waiting for a second person with approval rights (`POST /v1/settings/changes/{id}/confirm`), or null. Always null in `settings.updated`.
+   * A change of the approval policy waiting for a second person with approval rights (`POST
+   * /v1/settings/changes/{id}/confirm`), or null. Always null in `settings.updated`.
    */
   pendingChange?: SettingsChangeView | null;
   /** The wallets the registration page suggests to a receiver who has none, in this order. */
@@ -1479,7 +1601,9 @@ export interface UpdatedSettings {
   previous: Record<string, unknown>;
   requestedBy: ActorView;
   /**
-   * not_needed: the change relaxed no approval rule. confirmed: another person or key with approval rights confirmed it. none_available: it relaxed the approval policy and applied at once, as nobody else had approval rights.
+   * not_needed: the change relaxed no approval rule. confirmed: another person or key with approval
+   * rights confirmed it. none_available: it relaxed the approval policy and applied at once, as
+   * nobody else had approval rights.
    */
   secondPerson: "not_needed" | "none_available" | "confirmed";
   /** The id of the API key that applied the change; null for a console user. */
@@ -1487,7 +1611,9 @@ export interface UpdatedSettings {
 }
 
 /**
- * A question and its answer: `date_of_birth` (`YYYY-MM-DD`), `year_month` (`YYYY-MM`), `pin` (4 to 8 digits) or `national_id` (4 to 32 letters and digits; spaces, dashes and dots are ignored, and case too).
+ * A question and its answer: `date_of_birth` (`YYYY-MM-DD`), `year_month` (`YYYY-MM`), `pin` (4 to
+ * 8 digits) or `national_id` (4 to 32 letters and digits; spaces, dashes and dots are ignored, and
+ * case too).
  */
 export interface VerificationRequest {
   type: string;
@@ -1535,11 +1661,16 @@ export interface ClientListParams {
   /** Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
   limit?: number;
   /**
-   * A keyset page: the items listed after the one with this id (older ones, in the same newest-first order), each page costing the same however deep. Pass the last id of a page to get the next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+   * A keyset page: the items listed after the one with this id (older ones, in the same newest-
+   * first order), each page costing the same however deep. Pass the last id of a page to get the
+   * next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`;
+   * not with `endingBefore`, nor with a `page` past 1.
    */
   startingAfter?: string;
   /**
-   * A keyset page: the items listed before the one with this id (newer ones, still newest first); pass the first id of a page to get the previous one, or the newest id seen to poll for what came after it.
+   * A keyset page: the items listed before the one with this id (newer ones, still newest first);
+   * pass the first id of a page to get the previous one, or the newest id seen to poll for what
+   * came after it.
    */
   endingBefore?: string;
 }
@@ -1549,11 +1680,16 @@ export interface ClientListCreditTransactionsParams {
   /** Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
   limit?: number;
   /**
-   * A keyset page: the items listed after the one with this id (older ones, in the same newest-first order), each page costing the same however deep. Pass the last id of a page to get the next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+   * A keyset page: the items listed after the one with this id (older ones, in the same newest-
+   * first order), each page costing the same however deep. Pass the last id of a page to get the
+   * next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`;
+   * not with `endingBefore`, nor with a `page` past 1.
    */
   startingAfter?: string;
   /**
-   * A keyset page: the items listed before the one with this id (newer ones, still newest first); pass the first id of a page to get the previous one, or the newest id seen to poll for what came after it.
+   * A keyset page: the items listed before the one with this id (newer ones, still newest first);
+   * pass the first id of a page to get the previous one, or the newest id seen to poll for what
+   * came after it.
    */
   endingBefore?: string;
 }
@@ -1568,11 +1704,16 @@ export interface InvoiceListParams {
   /** Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
   limit?: number;
   /**
-   * A keyset page: the items listed after the one with this id (older ones, in the same newest-first order), each page costing the same however deep. Pass the last id of a page to get the next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+   * A keyset page: the items listed after the one with this id (older ones, in the same newest-
+   * first order), each page costing the same however deep. Pass the last id of a page to get the
+   * next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`;
+   * not with `endingBefore`, nor with a `page` past 1.
    */
   startingAfter?: string;
   /**
-   * A keyset page: the items listed before the one with this id (newer ones, still newest first); pass the first id of a page to get the previous one, or the newest id seen to poll for what came after it.
+   * A keyset page: the items listed before the one with this id (newer ones, still newest first);
+   * pass the first id of a page to get the previous one, or the newest id seen to poll for what
+   * came after it.
    */
   endingBefore?: string;
 }
@@ -1582,11 +1723,16 @@ export interface InvoiceListPaymentsParams {
   /** Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
   limit?: number;
   /**
-   * A keyset page: the items listed after the one with this id (older ones, in the same newest-first order), each page costing the same however deep. Pass the last id of a page to get the next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+   * A keyset page: the items listed after the one with this id (older ones, in the same newest-
+   * first order), each page costing the same however deep. Pass the last id of a page to get the
+   * next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`;
+   * not with `endingBefore`, nor with a `page` past 1.
    */
   startingAfter?: string;
   /**
-   * A keyset page: the items listed before the one with this id (newer ones, still newest first); pass the first id of a page to get the previous one, or the newest id seen to poll for what came after it.
+   * A keyset page: the items listed before the one with this id (newer ones, still newest first);
+   * pass the first id of a page to get the previous one, or the newest id seen to poll for what
+   * came after it.
    */
   endingBefore?: string;
 }
@@ -1596,11 +1742,16 @@ export interface PaymentLinkListParams {
   /** Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
   limit?: number;
   /**
-   * A keyset page: the items listed after the one with this id (older ones, in the same newest-first order), each page costing the same however deep. Pass the last id of a page to get the next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+   * A keyset page: the items listed after the one with this id (older ones, in the same newest-
+   * first order), each page costing the same however deep. Pass the last id of a page to get the
+   * next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`;
+   * not with `endingBefore`, nor with a `page` past 1.
    */
   startingAfter?: string;
   /**
-   * A keyset page: the items listed before the one with this id (newer ones, still newest first); pass the first id of a page to get the previous one, or the newest id seen to poll for what came after it.
+   * A keyset page: the items listed before the one with this id (newer ones, still newest first);
+   * pass the first id of a page to get the previous one, or the newest id seen to poll for what
+   * came after it.
    */
   endingBefore?: string;
 }
@@ -1608,7 +1759,9 @@ export interface PaymentLinkListParams {
 /** The query of `lajan.payouts.list`. */
 export interface PayoutListParams {
   /**
-   * pending_approval, approved (approved, not yet queued), awaiting_registration (approved, waiting for the client to register a wallet), rejected, executing (ready_to_send), completed (sent), failed or canceled.
+   * pending_approval, approved (approved, not yet queued), awaiting_registration (approved, waiting
+   * for the client to register a wallet), rejected, executing (ready_to_send), completed (sent),
+   * failed or canceled.
    */
   status?: "pending_approval" | "approved" | "awaiting_registration" | "rejected" | "executing" | "completed" | "failed" | "canceled";
   /** direct or disbursement. */
@@ -1618,11 +1771,16 @@ export interface PayoutListParams {
   /** Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
   limit?: number;
   /**
-   * A keyset page: the items listed after the one with this id (older ones, in the same newest-first order), each page costing the same however deep. Pass the last id of a page to get the next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+   * A keyset page: the items listed after the one with this id (older ones, in the same newest-
+   * first order), each page costing the same however deep. Pass the last id of a page to get the
+   * next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`;
+   * not with `endingBefore`, nor with a `page` past 1.
    */
   startingAfter?: string;
   /**
-   * A keyset page: the items listed before the one with this id (newer ones, still newest first); pass the first id of a page to get the previous one, or the newest id seen to poll for what came after it.
+   * A keyset page: the items listed before the one with this id (newer ones, still newest first);
+   * pass the first id of a page to get the previous one, or the newest id seen to poll for what
+   * came after it.
    */
   endingBefore?: string;
 }
@@ -1636,11 +1794,16 @@ export interface DisbursementListParams {
   /** Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
   limit?: number;
   /**
-   * A keyset page: the items listed after the one with this id (older ones, in the same newest-first order), each page costing the same however deep. Pass the last id of a page to get the next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+   * A keyset page: the items listed after the one with this id (older ones, in the same newest-
+   * first order), each page costing the same however deep. Pass the last id of a page to get the
+   * next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`;
+   * not with `endingBefore`, nor with a `page` past 1.
    */
   startingAfter?: string;
   /**
-   * A keyset page: the items listed before the one with this id (newer ones, still newest first); pass the first id of a page to get the previous one, or the newest id seen to poll for what came after it.
+   * A keyset page: the items listed before the one with this id (newer ones, still newest first);
+   * pass the first id of a page to get the previous one, or the newest id seen to poll for what
+   * came after it.
    */
   endingBefore?: string;
 }
@@ -1662,11 +1825,16 @@ export interface DisbursementListItemsParams {
   /** Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
   limit?: number;
   /**
-   * A keyset page: the items listed after the one with this id (older ones, in the same newest-first order), each page costing the same however deep. Pass the last id of a page to get the next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+   * A keyset page: the items listed after the one with this id (older ones, in the same newest-
+   * first order), each page costing the same however deep. Pass the last id of a page to get the
+   * next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`;
+   * not with `endingBefore`, nor with a `page` past 1.
    */
   startingAfter?: string;
   /**
-   * A keyset page: the items listed before the one with this id (newer ones, still newest first); pass the first id of a page to get the previous one, or the newest id seen to poll for what came after it.
+   * A keyset page: the items listed before the one with this id (newer ones, still newest first);
+   * pass the first id of a page to get the previous one, or the newest id seen to poll for what
+   * came after it.
    */
   endingBefore?: string;
 }
@@ -1676,11 +1844,16 @@ export interface WebhookEndpointListParams {
   /** Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
   limit?: number;
   /**
-   * A keyset page: the items listed after the one with this id (older ones, in the same newest-first order), each page costing the same however deep. Pass the last id of a page to get the next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+   * A keyset page: the items listed after the one with this id (older ones, in the same newest-
+   * first order), each page costing the same however deep. Pass the last id of a page to get the
+   * next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`;
+   * not with `endingBefore`, nor with a `page` past 1.
    */
   startingAfter?: string;
   /**
-   * A keyset page: the items listed before the one with this id (newer ones, still newest first); pass the first id of a page to get the previous one, or the newest id seen to poll for what came after it.
+   * A keyset page: the items listed before the one with this id (newer ones, still newest first);
+   * pass the first id of a page to get the previous one, or the newest id seen to poll for what
+   * came after it.
    */
   endingBefore?: string;
 }
@@ -1692,11 +1865,16 @@ export interface WebhookEndpointListDeliveriesParams {
   /** Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
   limit?: number;
   /**
-   * A keyset page: the items listed after the one with this id (older ones, in the same newest-first order), each page costing the same however deep. Pass the last id of a page to get the next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+   * A keyset page: the items listed after the one with this id (older ones, in the same newest-
+   * first order), each page costing the same however deep. Pass the last id of a page to get the
+   * next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`;
+   * not with `endingBefore`, nor with a `page` past 1.
    */
   startingAfter?: string;
   /**
-   * A keyset page: the items listed before the one with this id (newer ones, still newest first); pass the first id of a page to get the previous one, or the newest id seen to poll for what came after it.
+   * A keyset page: the items listed before the one with this id (newer ones, still newest first);
+   * pass the first id of a page to get the previous one, or the newest id seen to poll for what
+   * came after it.
    */
   endingBefore?: string;
 }
@@ -1714,11 +1892,16 @@ export interface MessageListParams {
   /** Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
   limit?: number;
   /**
-   * A keyset page: the items listed after the one with this id (older ones, in the same newest-first order), each page costing the same however deep. Pass the last id of a page to get the next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+   * A keyset page: the items listed after the one with this id (older ones, in the same newest-
+   * first order), each page costing the same however deep. Pass the last id of a page to get the
+   * next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`;
+   * not with `endingBefore`, nor with a `page` past 1.
    */
   startingAfter?: string;
   /**
-   * A keyset page: the items listed before the one with this id (newer ones, still newest first); pass the first id of a page to get the previous one, or the newest id seen to poll for what came after it.
+   * A keyset page: the items listed before the one with this id (newer ones, still newest first);
+   * pass the first id of a page to get the previous one, or the newest id seen to poll for what
+   * came after it.
    */
   endingBefore?: string;
 }
@@ -1728,11 +1911,16 @@ export interface SandboxListMessagesParams {
   /** Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
   limit?: number;
   /**
-   * A keyset page: the items listed after the one with this id (older ones, in the same newest-first order), each page costing the same however deep. Pass the last id of a page to get the next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+   * A keyset page: the items listed after the one with this id (older ones, in the same newest-
+   * first order), each page costing the same however deep. Pass the last id of a page to get the
+   * next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`;
+   * not with `endingBefore`, nor with a `page` past 1.
    */
   startingAfter?: string;
   /**
-   * A keyset page: the items listed before the one with this id (newer ones, still newest first); pass the first id of a page to get the previous one, or the newest id seen to poll for what came after it.
+   * A keyset page: the items listed before the one with this id (newer ones, still newest first);
+   * pass the first id of a page to get the previous one, or the newest id seen to poll for what
+   * came after it.
    */
   endingBefore?: string;
 }
@@ -1744,11 +1932,16 @@ export interface EventListParams {
   /** Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
   limit?: number;
   /**
-   * A keyset page: the items listed after the one with this id (older ones, in the same newest-first order), each page costing the same however deep. Pass the last id of a page to get the next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`; not with `endingBefore`, nor with a `page` past 1.
+   * A keyset page: the items listed after the one with this id (older ones, in the same newest-
+   * first order), each page costing the same however deep. Pass the last id of a page to get the
+   * next while `pagination.hasMore`. An id that is not in this list is 400 `invalid_pagination`;
+   * not with `endingBefore`, nor with a `page` past 1.
    */
   startingAfter?: string;
   /**
-   * A keyset page: the items listed before the one with this id (newer ones, still newest first); pass the first id of a page to get the previous one, or the newest id seen to poll for what came after it.
+   * A keyset page: the items listed before the one with this id (newer ones, still newest first);
+   * pass the first id of a page to get the previous one, or the newest id seen to poll for what
+   * came after it.
    */
   endingBefore?: string;
 }

@@ -7,7 +7,10 @@ declare(strict_types=1);
 namespace Lajan\Models;
 
 /**
- * Who made the change: the API key (its id, never its secret), the console user, or Lajan itself (`system`: `worker` for background work such as payouts sent and invoices gone overdue, `payment_page` for a payer on the hosted page, `unrecorded` for events written before actors were recorded).
+ * Who made the change: the API key (its id, never its secret), the console user, or Lajan itself
+ * (`system`: `worker` for background work such as payouts sent and invoices gone overdue,
+ * `payment_page` for a payer on the hosted page, `unrecorded` for events written before actors were
+ * recorded).
  */
 final readonly class ActorView
 {

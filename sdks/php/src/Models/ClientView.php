@@ -14,7 +14,8 @@ final readonly class ClientView
         public string $firstName,
         public string $id,
         /**
-         * The language Lajan speaks to the client in: invitations, messages and the pages they open (`ht` Haitian Creole, `fr` French, `en` English).
+         * The language Lajan speaks to the client in: invitations, messages and the pages they open
+         * (`ht` Haitian Creole, `fr` French, `en` English).
          */
         public string $language,
         public string $lastName,
@@ -25,13 +26,16 @@ final readonly class ClientView
         /** E.164. */
         public ?string $phoneNumber = null,
         /**
-         * What the receiver must answer before registering a wallet, when the organization asks. The answer is never returned: it is kept only as a slow hash.
+         * What the receiver must answer before registering a wallet, when the organization asks.
+         * The answer is never returned: it is kept only as a slow hash.
          */
         public ?VerificationView $verification = null,
         /** Stellar account (StrKey, `G...`). */
         public ?string $walletAccountId = null,
         /**
-         * The memo the wallet needs to credit the client (a custodial wallet or an exchange): text (at most 28 bytes), an id (a whole number) or a hash (64 hex digits). Every payout to the wallet carries it. null when the wallet needs none.
+         * The memo the wallet needs to credit the client (a custodial wallet or an exchange): text
+         * (at most 28 bytes), an id (a whole number) or a hash (64 hex digits). Every payout to the
+         * wallet carries it. null when the wallet needs none.
          */
         public ?string $walletMemo = null,
         /** text, id or hash (null with `walletMemo`). */

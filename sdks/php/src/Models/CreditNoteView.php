@@ -18,7 +18,8 @@ final readonly class CreditNoteView
         public string $id,
         public string $invoiceId,
         /**
-         * The invoice's line items it took back (their amounts make its `amount`); empty for a credit note of an amount.
+         * The invoice's line items it took back (their amounts make its `amount`); empty for a
+         * credit note of an amount.
          *
          * @var list<CreditLineView>
          */

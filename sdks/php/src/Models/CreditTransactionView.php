@@ -25,7 +25,12 @@ final readonly class CreditTransactionView
          */
         public string $balanceAfter,
         /**
-         * Why: `overpayment` (a payment beyond what the invoice asks for), `payment_reversed` (a reversal took an overpayment back), `invoice_voided` (what a voided invoice received), `credit_note` (a credit note lowered an invoice below what it received), `credit_note_voided` (a credit note voided took that back), `applied` (it paid an invoice created with `applyCreditBalance`, as a payment of method `credit_balance`), `unapplied` (such a payment reversed gave it back).
+         * Why: `overpayment` (a payment beyond what the invoice asks for), `payment_reversed` (a
+         * reversal took an overpayment back), `invoice_voided` (what a voided invoice received),
+         * `credit_note` (a credit note lowered an invoice below what it received),
+         * `credit_note_voided` (a credit note voided took that back), `applied` (it paid an invoice
+         * created with `applyCreditBalance`, as a payment of method `credit_balance`), `unapplied`
+         * (such a payment reversed gave it back).
          */
         public string $cause,
         public string $clientId,

@@ -7,7 +7,8 @@ declare(strict_types=1);
 namespace Lajan\Models;
 
 /**
- * One item of a disbursement and, once submitted, its payout. A row of the CSV report too, with the same columns in this order.
+ * One item of a disbursement and, once submitted, its payout. A row of the CSV report too, with the
+ * same columns in this order.
  */
 final readonly class DisbursementItemView
 {
@@ -28,7 +29,8 @@ final readonly class DisbursementItemView
         public ?string $errorCode = null,
         public ?string $errorMessage = null,
         /**
-         * The payout's pending, awaiting_registration, ready_to_send, sent, failed or canceled; null in a draft.
+         * The payout's pending, awaiting_registration, ready_to_send, sent, failed or canceled;
+         * null in a draft.
          *
          * @var 'pending'|'awaiting_registration'|'ready_to_send'|'sent'|'failed'|'canceled'|null
          */
@@ -40,7 +42,8 @@ final readonly class DisbursementItemView
         /** The hash of the payout's latest transaction. */
         public ?string $txHash = null,
         /**
-         * The wallet paid: the one given, or the client's when the draft was created; null when the client had none (the payout takes their wallet when they register one).
+         * The wallet paid: the one given, or the client's when the draft was created; null when the
+         * client had none (the payout takes their wallet when they register one).
          */
         public ?string $walletAccountId = null,
     ) {

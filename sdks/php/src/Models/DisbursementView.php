@@ -29,7 +29,8 @@ final readonly class DisbursementView
          */
         public string $source,
         /**
-         * draft, pending_approval, approved, processing, completed, partially_failed, failed or rejected.
+         * draft, pending_approval, approved, processing, completed, partially_failed, failed or
+         * rejected.
          *
          * @var 'draft'|'pending_approval'|'approved'|'processing'|'completed'|'partially_failed'|'failed'|'rejected'
          */

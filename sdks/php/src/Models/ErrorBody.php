@@ -25,7 +25,9 @@ final readonly class ErrorBody
          */
         public ?array $details = null,
         /**
-         * The id of the request that was refused, as its `X-Request-Id` header says: quote it when asking for help, it finds the request's log line. A replayed answer (`Idempotent-Replayed: true`) keeps the first request's.
+         * The id of the request that was refused, as its `X-Request-Id` header says: quote it when
+         * asking for help, it finds the request's log line. A replayed answer (`Idempotent-
+         * Replayed: true`) keeps the first request's.
          */
         public ?string $requestId = null,
     ) {

@@ -8,7 +8,9 @@ namespace Lajan\Models;
 
 /**
  * Something that happened: `data.object` is the resource as the API showed it right after.
- * Each type this library knows is a subclass (`InvoicePaidEvent`...) whose `data->object` is typed; another type, newer than this library, is an `UnknownEvent`.
+ *
+ * Each type this library knows is a subclass (`InvoicePaidEvent`...) whose `data->object` is typed;
+ * another type, newer than this library, is an `UnknownEvent`.
  */
 abstract readonly class Event
 {

@@ -7,12 +7,17 @@ declare(strict_types=1);
 namespace Lajan\Models;
 
 /**
- * A payout held back, nothing signed or paid for, because its destination cannot take it. It is checked again every few minutes and sent once the receiver fixes it (creates the account, adds the trustline); held for the settings' registrationWindowDays, it fails with `code`.
+ * A payout held back, nothing signed or paid for, because its destination cannot take it. It is
+ * checked again every few minutes and sent once the receiver fixes it (creates the account, adds
+ * the trustline); held for the settings' registrationWindowDays, it fails with `code`.
  */
 final readonly class HoldView
 {
     public function __construct(
-        /** op_no_destination (the account does not exist) or op_no_trust (no trustline for the asset). */
+        /**
+         * op_no_destination (the account does not exist) or op_no_trust (no trustline for the
+         * asset).
+         */
         public string $code,
         public string $message,
         /** When it was first held. */

@@ -17,13 +17,16 @@ final readonly class InvitationView
         /** How many times it was sent, by the schedule or by hand; each send carries a new link. */
         public int $sends,
         /**
-         * `invited` (a payout waits; the receiver has a link), `registered` (they gave a wallet), `locked` (too many wrong answers; the organization unlocks it) or `expired` (no payout waits any more; the links are dead).
+         * `invited` (a payout waits; the receiver has a link), `registered` (they gave a wallet),
+         * `locked` (too many wrong answers; the organization unlocks it) or `expired` (no payout
+         * waits any more; the links are dead).
          */
         public string $status,
         public ?string $lastSentAt = null,
         public ?string $lockedAt = null,
         /**
-         * When it is sent again unless the receiver registers first; null once the settings' `invitationResends` are spent.
+         * When it is sent again unless the receiver registers first; null once the settings'
+         * `invitationResends` are spent.
          */
         public ?string $nextSendAt = null,
         public ?string $registeredAt = null,

@@ -20,7 +20,9 @@ final readonly class InvoicePaymentView
         public string $id,
         public string $invoiceId,
         /**
-         * `stellar`: a payment on the Stellar network carrying the invoice's reference; `cash`, `moncash`, `natcash`, `bank_transfer`: recorded as received outside Lajan; `credit_balance`: taken from the client's credit balance (`applyCreditBalance`).
+         * `stellar`: a payment on the Stellar network carrying the invoice's reference; `cash`,
+         * `moncash`, `natcash`, `bank_transfer`: recorded as received outside Lajan;
+         * `credit_balance`: taken from the client's credit balance (`applyCreditBalance`).
          */
         public string $method,
         /** When the payer paid (a `stellar` payment: when Lajan saw it on the ledger). */
@@ -30,7 +32,8 @@ final readonly class InvoicePaymentView
         /** Who counted it (`system` `worker` for a ledger payment). */
         public ActorView $recordedBy,
         /**
-         * The Stellar transaction's hash for a `stellar` payment, the receipt's number for one received outside Lajan, the credit balance transaction (`cbt_…`) for `credit_balance`.
+         * The Stellar transaction's hash for a `stellar` payment, the receipt's number for one
+         * received outside Lajan, the credit balance transaction (`cbt_…`) for `credit_balance`.
          */
         public ?string $reference = null,
         public ?string $reversalReason = null,

@@ -11,7 +11,8 @@ final readonly class InvoiceSummary
 {
     public function __construct(
         /**
-         * Deprecated. The same as `total`, under its first name: kept for integrations that read it.
+         * Deprecated. The same as `total`, under its first name: kept for integrations that read
+         * it.
          *
          * @var numeric-string
          */

@@ -10,19 +10,22 @@ final readonly class InvoiceWithReminder
 {
     public function __construct(
         /**
-         * What its credit notes in force take off the total (`POST /v1/invoices/{id}/credit-notes`).
+         * What its credit notes in force take off the total (`POST /v1/invoices/{id}/credit-
+         * notes`).
          *
          * @var numeric-string
          */
         public string $amountCredited,
         /**
-         * What was paid beyond the total (all that was paid, once void): it is held on the client's credit balance (`GET /v1/clients/{id}/credit-balance`), never lost.
+         * What was paid beyond the total (all that was paid, once void): it is held on the client's
+         * credit balance (`GET /v1/clients/{id}/credit-balance`), never lost.
          *
          * @var numeric-string
          */
         public string $amountOverpaid,
         /**
-         * Received so far through the payment link (may exceed the total after an overpayment): the sum of the invoice's payments (`GET /v1/invoices/{id}/payments`).
+         * Received so far through the payment link (may exceed the total after an overpayment): the
+         * sum of the invoice's payments (`GET /v1/invoices/{id}/payments`).
          *
          * @var numeric-string
          */
@@ -34,7 +37,9 @@ final readonly class InvoiceWithReminder
          */
         public string $amountRemaining,
         /**
-         * Whether its first send pays what it can from the client's credit balance in its currency (a payment of method `credit_balance`; paid in full by it, no message asks the client for anything).
+         * Whether its first send pays what it can from the client's credit balance in its currency
+         * (a payment of method `credit_balance`; paid in full by it, no message asks the client for
+         * anything).
          */
         public bool $applyCreditBalance,
         public ClientContact $client,
@@ -45,7 +50,8 @@ final readonly class InvoiceWithReminder
         public string $dueDate,
         public string $id,
         /**
-         * The parts the total is due in, oldest first, each with what was paid of it (payments fill the oldest first); empty when it is due at once on `dueDate`.
+         * The parts the total is due in, oldest first, each with what was paid of it (payments fill
+         * the oldest first); empty when it is due at once on `dueDate`.
          *
          * @var list<InstallmentView>
          */
@@ -66,7 +72,8 @@ final readonly class InvoiceWithReminder
         public ReminderView $reminder,
         public ?string $memo = null,
         /**
-         * The oldest instalment not paid in full: what the invoice waits for, and what made it overdue when it is. null without instalments, or once all are paid.
+         * The oldest instalment not paid in full: what the invoice waits for, and what made it
+         * overdue when it is. null without instalments, or once all are paid.
          */
         public ?InstallmentView $nextInstallment = null,
         public ?string $paidAt = null,

@@ -23,7 +23,9 @@ final readonly class MessageView
         /** The language it is written in: `en`, `fr` or `ht`. */
         public string $language,
         /**
-         * `queued` (waiting for the worker), `sent` (the provider took it), `delivered`, `failed` (see `failureReason`) or `undeliverable`; it only moves forward. A sandbox message is never handed to a provider: it is `delivered` at once, simulated.
+         * `queued` (waiting for the worker), `sent` (the provider took it), `delivered`, `failed`
+         * (see `failureReason`) or `undeliverable`; it only moves forward. A sandbox message is
+         * never handed to a provider: it is `delivered` at once, simulated.
          *
          * @var 'queued'|'sent'|'delivered'|'failed'|'undeliverable'
          */
@@ -36,7 +38,8 @@ final readonly class MessageView
         /** When its status last moved. */
         public string $updatedAt,
         /**
-         * The client it went to (every message but a registration code to a phone not yet a client's has one).
+         * The client it went to (every message but a registration code to a phone not yet a
+         * client's has one).
          */
         public ?string $clientId = null,
         /** Why the last attempt failed, in the provider's words. */

@@ -18,7 +18,10 @@ final readonly class PaginationView
         /** How many items the list holds with these filters; at most 10,000 when `totalIsEstimate`. */
         public int $total,
         /**
-         * `true` when this total was counted only up to 10,000 and more items match (a search, or filters no count is kept for): `total` is then that bound, and pages go on past `totalPages`. Counts that are kept (a list unfiltered, or by its status or type) are always exact.
+         * `true` when this total was counted only up to 10,000 and more items match (a search, or
+         * filters no count is kept for): `total` is then that bound, and pages go on past
+         * `totalPages`. Counts that are kept (a list unfiltered, or by its status or type) are
+         * always exact.
          */
         public bool $totalIsEstimate,
         /** The pages of `limit` items that `total` makes. */

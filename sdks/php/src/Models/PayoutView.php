@@ -31,23 +31,29 @@ final readonly class PayoutView
         /** null for the native asset (XLM). */
         public ?string $assetIssuer = null,
         /**
-         * Why it was canceled: receiver_not_registered (its client did not register a wallet within the settings' registrationWindowDays) or requested (POST /v1/payouts/{id}/cancel); null unless execStatus is canceled.
+         * Why it was canceled: receiver_not_registered (its client did not register a wallet within
+         * the settings' registrationWindowDays) or requested (POST /v1/payouts/{id}/cancel); null
+         * unless execStatus is canceled.
          */
         public ?string $cancelReason = null,
         public ?PayoutClient $client = null,
         public ?string $clientId = null,
         /**
-         * Why it is not being sent while execStatus is ready_to_send: its destination cannot take the payment yet. null when nothing holds it back.
+         * Why it is not being sent while execStatus is ready_to_send: its destination cannot take
+         * the payment yet. null when nothing holds it back.
          */
         public ?HoldView $hold = null,
         /** The organization's text memo. It is the one on the network unless `walletMemo` is set. */
         public ?string $memo = null,
         /**
-         * The wallet paid; null while the client has none: the payout waits in `awaiting_registration` and takes the client's wallet when they register one.
+         * The wallet paid; null while the client has none: the payout waits in
+         * `awaiting_registration` and takes the client's wallet when they register one.
          */
         public ?string $walletAccountId = null,
         /**
-         * The memo the receiving wallet needs (a custodial wallet or an exchange), taken from the client with its wallet when the payout was created or released; the transaction carries it instead of `memo`. null when the wallet needs none.
+         * The memo the receiving wallet needs (a custodial wallet or an exchange), taken from the
+         * client with its wallet when the payout was created or released; the transaction carries
+         * it instead of `memo`. null when the wallet needs none.
          */
         public ?string $walletMemo = null,
         /** text, id or hash (null with `walletMemo`). */

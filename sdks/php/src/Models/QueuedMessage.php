@@ -18,7 +18,8 @@ final readonly class QueuedMessage
         public string $channel,
         public string $id,
         /**
-         * `queued` live, its end (simulated) in the sandbox; it moves on as `GET /v1/messages/{id}` shows.
+         * `queued` live, its end (simulated) in the sandbox; it moves on as `GET /v1/messages/{id}`
+         * shows.
          *
          * @var 'queued'|'sent'|'delivered'|'failed'|'undeliverable'
          */

@@ -7,7 +7,8 @@ declare(strict_types=1);
 namespace Lajan\Models;
 
 /**
- * The reminder schedule: each unpaid instalment (or invoice) is reminded on these days from its due date, at the organization's time of day, on each channel the client can receive.
+ * The reminder schedule: each unpaid instalment (or invoice) is reminded on these days from its due
+ * date, at the organization's time of day, on each channel the client can receive.
  */
 final readonly class RemindersView
 {

@@ -10,7 +10,8 @@ final readonly class SendResult
 {
     public function __construct(
         /**
-         * The messages the send queued, as they stood when it answered: `queued` when live (the worker hands them to their provider), `delivered` (simulated) in the sandbox.
+         * The messages the send queued, as they stood when it answered: `queued` when live (the
+         * worker hands them to their provider), `delivered` (simulated) in the sandbox.
          *
          * @var list<QueuedMessage>
          */
@@ -28,7 +29,8 @@ final readonly class SendResult
          */
         public string $status,
         /**
-         * The send was recorded and its messages queued: it says nothing of their delivery, which `messages` (and `GET /v1/messages/{id}`, and the `message.*` events) follow.
+         * The send was recorded and its messages queued: it says nothing of their delivery, which
+         * `messages` (and `GET /v1/messages/{id}`, and the `message.*` events) follow.
          */
         public bool $success,
     ) {

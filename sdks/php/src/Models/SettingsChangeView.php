@@ -7,7 +7,11 @@ declare(strict_types=1);
 namespace Lajan\Models;
 
 /**
- * A change of the settings: what was asked, by whom, and what came of it. A change that lets payouts go with fewer people (`payoutApprovalRequired` off, or `requireDistinctApprover` off) is `pending` until another person or key with approval rights confirms it, within 72 hours (`expiresAt`), or it is cancelled, replaced by a later policy change (`superseded`) or `lapsed`. `unconfirmed`: it applied at once because nobody else had approval rights.
+ * A change of the settings: what was asked, by whom, and what came of it. A change that lets
+ * payouts go with fewer people (`payoutApprovalRequired` off, or `requireDistinctApprover` off) is
+ * `pending` until another person or key with approval rights confirms it, within 72 hours
+ * (`expiresAt`), or it is cancelled, replaced by a later policy change (`superseded`) or `lapsed`.
+ * `unconfirmed`: it applied at once because nobody else had approval rights.
  */
 final readonly class SettingsChangeView
 {

@@ -18,23 +18,29 @@ final readonly class StatementLineView
         public string $amount,
         public string $at,
         /**
-         * What is owed once this movement is made; the last line's is the invoice's `amountRemaining`.
+         * What is owed once this movement is made; the last line's is the invoice's
+         * `amountRemaining`.
          *
          * @var numeric-string
          */
         public string $balance,
         /**
-         * `invoiced` (the total), `payment`, `payment_reversed`, `voided` (the total no longer owed), `credit_note`, `credit_note_voided`, `to_credit_balance` (what was paid beyond what it asks for, held for the client) or `from_credit_balance` (such an overpayment taken back by a reversal).
+         * `invoiced` (the total), `payment`, `payment_reversed`, `voided` (the total no longer
+         * owed), `credit_note`, `credit_note_voided`, `to_credit_balance` (what was paid beyond
+         * what it asks for, held for the client) or `from_credit_balance` (such an overpayment
+         * taken back by a reversal).
          */
         public string $type,
         /** A payment's method (`stellar`, `cash`, ...). */
         public ?string $method = null,
         /**
-         * A payment's reference (transaction hash or receipt number), a reversal's reason, or a credit note's number.
+         * A payment's reference (transaction hash or receipt number), a reversal's reason, or a
+         * credit note's number.
          */
         public ?string $reference = null,
         /**
-         * The payment (`ipy_...`) of a payment or reversal, the credit note (`cn_...`), or the credit balance transaction (`cbt_...`).
+         * The payment (`ipy_...`) of a payment or reversal, the credit note (`cn_...`), or the
+         * credit balance transaction (`cbt_...`).
          */
         public ?string $sourceId = null,
     ) {

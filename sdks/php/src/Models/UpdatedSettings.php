@@ -10,7 +10,9 @@ final readonly class UpdatedSettings
 {
     public function __construct(
         /**
-         * When true (the default), the payment page lets a payer pay part of what is due, any amount up to it; when false it asks for exactly what is due. A smaller payment that arrives anyway is still counted.
+         * When true (the default), the payment page lets a payer pay part of what is due, any
+         * amount up to it; when false it asks for exactly what is due. A smaller payment that
+         * arrives anyway is still counted.
          */
         public bool $allowPartialPayments,
         /** The language of a client created without one: ht, fr or en. */
@@ -32,7 +34,8 @@ final readonly class UpdatedSettings
         /** How many times an unanswered invitation is sent again. */
         public int $invitationResends,
         /**
-         * When true (the default), a client gets a short receipt, with what is left, when a payment of their invoice lands.
+         * When true (the default), a client gets a short receipt, with what is left, when a payment
+         * of their invoice lands.
          */
         public bool $paymentReceipts,
         /** When true, new payouts wait for approval. */
@@ -63,7 +66,9 @@ final readonly class UpdatedSettings
         public array $previous,
         public ActorView $requestedBy,
         /**
-         * not_needed: the change relaxed no approval rule. confirmed: another person or key with approval rights confirmed it. none_available: it relaxed the approval policy and applied at once, as nobody else had approval rights.
+         * not_needed: the change relaxed no approval rule. confirmed: another person or key with
+         * approval rights confirmed it. none_available: it relaxed the approval policy and applied
+         * at once, as nobody else had approval rights.
          *
          * @var 'not_needed'|'none_available'|'confirmed'
          */
@@ -83,7 +88,8 @@ final readonly class UpdatedSettings
         /** SEP-1 `ORG_URL`. */
         public ?string $orgUrl = null,
         /**
-         * A change of the approval policy waiting for a second person with approval rights (`POST /v1/settings/changes/{id}/confirm`), or null. Always null in `settings.updated`.
+         * A change of the approval policy waiting for a second person with approval rights (`POST
+         * /v1/settings/changes/{id}/confirm`), or null. Always null in `settings.updated`.
          */
         public ?SettingsChangeView $pendingChange = null,
     ) {

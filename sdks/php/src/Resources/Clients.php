@@ -47,7 +47,11 @@ final class Clients extends Resource
 
     /**
      * `PUT /v1/clients/{id}`.
-     * Changes the fields given. A walletAccountId given to a client that had none sends the client's payouts waiting in awaiting_registration on their way (approved ones to ready_to_send, the others back to pending approval); when one of them is approved already, the key also needs payouts:approve, since it decides where approved money goes.
+     *
+     * Changes the fields given. A walletAccountId given to a client that had none sends the
+     * client's payouts waiting in awaiting_registration on their way (approved ones to
+     * ready_to_send, the others back to pending approval); when one of them is approved already,
+     * the key also needs payouts:approve, since it decides where approved money goes.
      *
      * @param array{email?: string|null, firstName?: string, language?: 'ht'|'fr'|'en', lastName?: string, phoneNumber?: string|null, remindersEnabled?: bool, verification?: array{type: string, value: string}|null, walletAccountId?: string|null, walletMemo?: string|null, walletMemoType?: 'text'|'id'|'hash'|null} $params
      */
@@ -64,7 +68,10 @@ final class Clients extends Resource
 
     /**
      * `GET /v1/clients/{id}/credit-balance`.
-     * What the organization holds for the client, per currency: what invoices received beyond what they ask for (an overpayment), and what invoices voided after payments had received. Each move is listed by listClientCreditTransactions.
+     *
+     * What the organization holds for the client, per currency: what invoices received beyond what
+     * they ask for (an overpayment), and what invoices voided after payments had received. Each
+     * move is listed by listClientCreditTransactions.
      */
     public function retrieveCreditBalance(string $id, ?RequestOptions $options = null): ClientCreditBalance
     {
@@ -72,8 +79,11 @@ final class Clients extends Resource
     }
 
     /**
-     * `GET /v1/clients/{id}/credit-balance/transactions`: every item, page after page, as it is iterated.
-     * Every move of the client's credit balance, newest first, each with why (`cause`), the invoice that made it, and the balance it left in its currency.
+     * `GET /v1/clients/{id}/credit-balance/transactions`: every item, page after page, as it is
+     * iterated.
+     *
+     * Every move of the client's credit balance, newest first, each with why (`cause`), the invoice
+     * that made it, and the balance it left in its currency.
      *
      * @param array{limit?: int, startingAfter?: string, endingBefore?: string} $params
      * @return Page<CreditTransactionView>
@@ -85,7 +95,10 @@ final class Clients extends Resource
 
     /**
      * `GET /v1/clients/{id}/invitation`.
-     * The client's invitation to register a wallet: sent when the first payout for a client without a wallet is approved, and again every invitationResendDays, at most invitationResends times, until the receiver registers.
+     *
+     * The client's invitation to register a wallet: sent when the first payout for a client without
+     * a wallet is approved, and again every invitationResendDays, at most invitationResends times,
+     * until the receiver registers.
      */
     public function retrieveInvitation(string $id, ?RequestOptions $options = null): InvitationView
     {
@@ -94,7 +107,10 @@ final class Clients extends Resource
 
     /**
      * `POST /v1/clients/{id}/invitation/unlock`.
-     * Lets a receiver whose invitation locked after five wrong answers to the organization's question try again (status back to invited, the count of wrong answers to zero), with client.verification_unlocked. Their links work again.
+     *
+     * Lets a receiver whose invitation locked after five wrong answers to the organization's
+     * question try again (status back to invited, the count of wrong answers to zero), with
+     * client.verification_unlocked. Their links work again.
      */
     public function unlockInvitation(string $id, ?RequestOptions $options = null): InvitationView
     {
@@ -103,7 +119,11 @@ final class Clients extends Resource
 
     /**
      * `POST /v1/clients/{id}/invite`.
-     * Sends the client's invitation again now, with a new link (every link of a live invitation works), by the same channel as the schedule: WhatsApp or SMS to a phone, else email. In the sandbox the message is kept in GET /v1/sandbox/messages instead of being delivered. At most once every ten minutes per client.
+     *
+     * Sends the client's invitation again now, with a new link (every link of a live invitation
+     * works), by the same channel as the schedule: WhatsApp or SMS to a phone, else email. In the
+     * sandbox the message is kept in GET /v1/sandbox/messages instead of being delivered. At most
+     * once every ten minutes per client.
      */
     public function invite(string $id, ?RequestOptions $options = null): InvitationView
     {

@@ -14,7 +14,10 @@ use Lajan\RequestOptions;
 use Lajan\Resource;
 
 /**
- * Batches of payouts of one asset from JSON or CSV: draft -> pending_approval -> approved -> processing -> completed, partially_failed or failed; or rejected. Submitting creates one payout per item; approving checks the ledger balance and approves them all. Events: disbursement.created/submitted/approved/rejected/completed/partially_failed/failed
+ * Batches of payouts of one asset from JSON or CSV: draft -> pending_approval -> approved ->
+ * processing -> completed, partially_failed or failed; or rejected. Submitting creates one payout
+ * per item; approving checks the ledger balance and approves them all. Events:
+ * disbursement.created/submitted/approved/rejected/completed/partially_failed/failed
  */
 final class Disbursements extends Resource
 {

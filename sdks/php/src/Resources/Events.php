@@ -12,7 +12,11 @@ use Lajan\RequestOptions;
 use Lajan\Resource;
 
 /**
- * What happened, written with each change: client.created/updated/deleted, invoice.created/sent/viewed/paid/overdue/voided, payment_link.created/deactivated/paid, payout.created/approved/rejected/retried/completed/failed, disbursement.created/submitted/approved/rejected/completed/partially_failed/failed, settings.updated/change_requested/change_cancelled, webhook_endpoint.test/disabled
+ * What happened, written with each change: client.created/updated/deleted,
+ * invoice.created/sent/viewed/paid/overdue/voided, payment_link.created/deactivated/paid,
+ * payout.created/approved/rejected/retried/completed/failed,
+ * disbursement.created/submitted/approved/rejected/completed/partially_failed/failed,
+ * settings.updated/change_requested/change_cancelled, webhook_endpoint.test/disabled
  */
 final class Events extends Resource
 {

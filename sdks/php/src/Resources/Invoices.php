@@ -19,7 +19,8 @@ use Lajan\RequestOptions;
 use Lajan\Resource;
 
 /**
- * Invoices: draft -> sent -> viewed -> paid, or overdue, or void. Every invoice has a hosted payment page at paymentLink.url
+ * Invoices: draft -> sent -> viewed -> paid, or overdue, or void. Every invoice has a hosted
+ * payment page at paymentLink.url
  */
 final class Invoices extends Resource
 {
@@ -62,7 +63,9 @@ final class Invoices extends Resource
 
     /**
      * `GET /v1/invoices/{id}/credit-notes`.
-     * The invoice's credit notes, oldest first, void ones included; those issued make its amountCredited.
+     *
+     * The invoice's credit notes, oldest first, void ones included; those issued make its
+     * amountCredited.
      */
     public function listCreditNotes(string $id, ?RequestOptions $options = null): CreditNoteList
     {
@@ -71,7 +74,12 @@ final class Invoices extends Resource
 
     /**
      * `POST /v1/invoices/{id}/credit-notes`.
-     * Reduces what a sent invoice asks for (a waiver, a rescheduling, a duplicate): before payment it lowers amountRemaining; what the invoice had received beyond its new total is held on the client's credit balance; a credit note that leaves nothing owed pays the invoice (invoice.paid). Numbered CN-000001 per organization, gapless. Records credit_note.created. Send an Idempotency-Key: a retry issues it once.
+     *
+     * Reduces what a sent invoice asks for (a waiver, a rescheduling, a duplicate): before payment
+     * it lowers amountRemaining; what the invoice had received beyond its new total is held on the
+     * client's credit balance; a credit note that leaves nothing owed pays the invoice
+     * (invoice.paid). Numbered CN-000001 per organization, gapless. Records credit_note.created.
+     * Send an Idempotency-Key: a retry issues it once.
      *
      * @param array{amount: numeric-string, lines?: list<array{lineItem: int, quantity?: numeric-string}>, memo?: string|null, reason: string} $params
      */
@@ -82,7 +90,11 @@ final class Invoices extends Resource
 
     /**
      * `POST /v1/invoices/{id}/credit-notes/{creditNoteId}/void`.
-     * Voids a credit note (kept, with when and by whom): the invoice asks for its amount again, a paid invoice left short reopens, and an overpayment it had made is taken back from the client's credit balance. Records credit_note.voided. Send an Idempotency-Key: a retry voids it once.
+     *
+     * Voids a credit note (kept, with when and by whom): the invoice asks for its amount again, a
+     * paid invoice left short reopens, and an overpayment it had made is taken back from the
+     * client's credit balance. Records credit_note.voided. Send an Idempotency-Key: a retry voids
+     * it once.
      */
     public function voidCreditNote(string $id, string $creditNoteId, ?RequestOptions $options = null): CreditNoteView
     {
@@ -91,7 +103,10 @@ final class Invoices extends Resource
 
     /**
      * `GET /v1/invoices/{id}/payments`: every item, page after page, as it is iterated.
-     * Every payment counted on the invoice, newest first, whatever its size: each Stellar payment carrying the invoice's reference is one (with its transaction hash as `reference`), and the sum of those not reversed is the invoice's `amountPaid`.
+     *
+     * Every payment counted on the invoice, newest first, whatever its size: each Stellar payment
+     * carrying the invoice's reference is one (with its transaction hash as `reference`), and the
+     * sum of those not reversed is the invoice's `amountPaid`.
      *
      * @param array{limit?: int, startingAfter?: string, endingBefore?: string} $params
      * @return Page<InvoicePaymentView>
@@ -103,7 +118,11 @@ final class Invoices extends Resource
 
     /**
      * `POST /v1/invoices/{id}/payments`.
-     * Counts a payment received outside Lajan (cash at a branch, MonCash, NatCash, a bank transfer) on a sent, viewed or overdue invoice, exactly as a ledger payment is counted: invoice.payment_received with the key (or console user) as its actor, and invoice.paid when it settles the invoice. Send an Idempotency-Key: a retry counts it once.
+     *
+     * Counts a payment received outside Lajan (cash at a branch, MonCash, NatCash, a bank transfer)
+     * on a sent, viewed or overdue invoice, exactly as a ledger payment is counted:
+     * invoice.payment_received with the key (or console user) as its actor, and invoice.paid when
+     * it settles the invoice. Send an Idempotency-Key: a retry counts it once.
      *
      * @param array{amount: numeric-string, method: string, paidAt?: string|null, reference?: string|null} $params
      */
@@ -114,7 +133,11 @@ final class Invoices extends Resource
 
     /**
      * `POST /v1/invoices/{id}/payments/{paymentId}/reverse`.
-     * Reverses a payment counted by mistake: it is kept, with why, when and by whom, and no longer counts towards amountPaid; a paid invoice that is not paid in full any more is partially_paid again, or sent when nothing paid is left (and overdue once past its due date). Records invoice.payment_reversed. Send an Idempotency-Key: a retry reverses it once.
+     *
+     * Reverses a payment counted by mistake: it is kept, with why, when and by whom, and no longer
+     * counts towards amountPaid; a paid invoice that is not paid in full any more is partially_paid
+     * again, or sent when nothing paid is left (and overdue once past its due date). Records
+     * invoice.payment_reversed. Send an Idempotency-Key: a retry reverses it once.
      *
      * @param array{reason: string} $params
      */
@@ -135,7 +158,11 @@ final class Invoices extends Resource
 
     /**
      * `GET /v1/invoices/{id}/statement`.
-     * Explains the invoice's balance line by line: its total, each payment (ledger or outside Lajan) and reversal, a void, and what moved to or from the client's credit balance, oldest first, each with the running balance; the last balance is amountRemaining. With Accept: text/csv, the same lines as a CSV a spreadsheet opens safely.
+     *
+     * Explains the invoice's balance line by line: its total, each payment (ledger or outside
+     * Lajan) and reversal, a void, and what moved to or from the client's credit balance, oldest
+     * first, each with the running balance; the last balance is amountRemaining. With Accept:
+     * text/csv, the same lines as a CSV a spreadsheet opens safely.
      */
     public function retrieveStatement(string $id, ?RequestOptions $options = null): InvoiceStatement
     {
@@ -144,7 +171,10 @@ final class Invoices extends Resource
 
     /**
      * `POST /v1/invoices/{id}/void`.
-     * Cancels an invoice that is not paid: its payment link stops taking payments, and what it received (if anything) is held on the client's credit balance. Voiding a void invoice changes nothing.
+     *
+     * Cancels an invoice that is not paid: its payment link stops taking payments, and what it
+     * received (if anything) is held on the client's credit balance. Voiding a void invoice changes
+     * nothing.
      *
      * @param array{reason?: string|null}|null $params
      */

@@ -12,13 +12,16 @@ use Lajan\RequestOptions;
 use Lajan\Resource;
 
 /**
- * Every email, SMS and WhatsApp message to a client, and its status: queued, sent, delivered, failed, undeliverable
+ * Every email, SMS and WhatsApp message to a client, and its status: queued, sent, delivered,
+ * failed, undeliverable
  */
 final class Messages extends Resource
 {
     /**
      * `GET /v1/messages`: every item, page after page, as it is iterated.
-     * Every email, SMS and WhatsApp message Lajan queued, newest first, with its status. Needs `invoices:read`.
+     *
+     * Every email, SMS and WhatsApp message Lajan queued, newest first, with its status. Needs
+     * `invoices:read`.
      *
      * @param array{invoiceId?: string, clientId?: string, status?: 'queued'|'sent'|'delivered'|'failed'|'undeliverable', channel?: 'email'|'sms'|'whatsapp', limit?: int, startingAfter?: string, endingBefore?: string} $params
      * @return Page<MessageView>

@@ -14,7 +14,8 @@ use Lajan\RequestOptions;
 use Lajan\Resource;
 
 /**
- * Send assets to wallets: approval (pending, approved, rejected) then execution (pending, ready_to_send, sent, failed), every submission recorded as an attempt
+ * Send assets to wallets: approval (pending, approved, rejected) then execution (pending,
+ * ready_to_send, sent, failed), every submission recorded as an attempt
  */
 final class Payouts extends Resource
 {
@@ -59,7 +60,11 @@ final class Payouts extends Resource
 
     /**
      * `POST /v1/payouts/{id}/cancel`.
-     * Calls off an approved payout still waiting for its client to register a wallet (execStatus awaiting_registration): execStatus canceled, cancelReason requested, payout.canceled. Final: it cannot be retried. A disbursement's payout may be canceled alone; the disbursement's counts and status follow.
+     *
+     * Calls off an approved payout still waiting for its client to register a wallet (execStatus
+     * awaiting_registration): execStatus canceled, cancelReason requested, payout.canceled. Final:
+     * it cannot be retried. A disbursement's payout may be canceled alone; the disbursement's
+     * counts and status follow.
      */
     public function cancel(string $id, ?RequestOptions $options = null): PayoutView
     {

@@ -15,13 +15,16 @@ use Lajan\RequestOptions;
 use Lajan\Resource;
 
 /**
- * Sandbox-only tools: simulate a customer's payment, read the messages a send would have delivered, run an invoice's reminders at a chosen time
+ * Sandbox-only tools: simulate a customer's payment, read the messages a send would have delivered,
+ * run an invoice's reminders at a chosen time
  */
 final class Sandbox extends Resource
 {
     /**
      * `GET /v1/sandbox/balances`.
-     * The organization's sandbox account and its balances. Needs a sandbox key with scope `payouts:read` (or `*`).
+     *
+     * The organization's sandbox account and its balances. Needs a sandbox key with scope
+     * `payouts:read` (or `*`).
      */
     public function retrieveBalances(?RequestOptions $options = null): BalanceList
     {
@@ -30,7 +33,9 @@ final class Sandbox extends Resource
 
     /**
      * `POST /v1/sandbox/balances/top-up`.
-     * Adds to one balance of the organization's sandbox account. Needs a sandbox key with scope `payouts:write` (or `*`).
+     *
+     * Adds to one balance of the organization's sandbox account. Needs a sandbox key with scope
+     * `payouts:write` (or `*`).
      *
      * @param array{amount: numeric-string, assetCode: string} $params
      */
@@ -41,7 +46,12 @@ final class Sandbox extends Resource
 
     /**
      * `POST /v1/sandbox/invoices/{id}/remind`.
-     * Runs a sandbox invoice's reminder schedule as if it were `at` (the invoice's test clock), so a reminder days away can be read now: it sends what the worker would send then (none when nothing is due, already sent, paid, or the client opted out), with `invoice.reminder_sent` and the messages in `GET /v1/sandbox/messages`. The worker then looks at the invoice again after `at`. Needs a sandbox key with scope `invoices:write` (or `*`).
+     *
+     * Runs a sandbox invoice's reminder schedule as if it were `at` (the invoice's test clock), so
+     * a reminder days away can be read now: it sends what the worker would send then (none when
+     * nothing is due, already sent, paid, or the client opted out), with `invoice.reminder_sent`
+     * and the messages in `GET /v1/sandbox/messages`. The worker then looks at the invoice again
+     * after `at`. Needs a sandbox key with scope `invoices:write` (or `*`).
      *
      * @param array{at: string} $params
      */
@@ -52,7 +62,9 @@ final class Sandbox extends Resource
 
     /**
      * `GET /v1/sandbox/messages`: every item, page after page, as it is iterated.
-     * The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first (as `GET /v1/messages` lists them). Needs a sandbox key with scope `invoices:read` (or `*`).
+     *
+     * The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first
+     * (as `GET /v1/messages` lists them). Needs a sandbox key with scope `invoices:read` (or `*`).
      *
      * @param array{limit?: int, startingAfter?: string, endingBefore?: string} $params
      * @return Page<MessageView>
@@ -64,7 +76,9 @@ final class Sandbox extends Resource
 
     /**
      * `POST /v1/sandbox/payment-intents/{id}/pay`.
-     * Pays a payment intent as a simulated customer would. Needs a sandbox key with scope `invoices:write` (or `*`).
+     *
+     * Pays a payment intent as a simulated customer would. Needs a sandbox key with scope
+     * `invoices:write` (or `*`).
      *
      * @param array{amount?: numeric-string|null}|null $params
      */

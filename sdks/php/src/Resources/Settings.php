@@ -16,7 +16,9 @@ final class Settings extends Resource
 {
     /**
      * `GET /v1/settings`.
-     * The settings, with the change of the approval policy waiting for a second person (pendingChange), if any.
+     *
+     * The settings, with the change of the approval policy waiting for a second person
+     * (pendingChange), if any.
      */
     public function retrieve(?RequestOptions $options = null): SettingsView
     {
@@ -25,7 +27,14 @@ final class Settings extends Resource
 
     /**
      * `PUT /v1/settings`.
-     * Changes the fields given; every change writes a settings.updated event naming the key and the previous values. Changing payoutApprovalRequired or requireDistinctApprover (the approval policy) also needs payouts:approve. A change that lets payouts go with fewer people (either turned off) does not apply yet: the answer's pendingChange waits for another key or console user with approval rights to confirm it within 72 hours (settings.change_requested); the other fields of the request apply at once. Where no one else has approval rights it applies at once, and settings.updated says secondPerson none_available.
+     *
+     * Changes the fields given; every change writes a settings.updated event naming the key and the
+     * previous values. Changing payoutApprovalRequired or requireDistinctApprover (the approval
+     * policy) also needs payouts:approve. A change that lets payouts go with fewer people (either
+     * turned off) does not apply yet: the answer's pendingChange waits for another key or console
+     * user with approval rights to confirm it within 72 hours (settings.change_requested); the
+     * other fields of the request apply at once. Where no one else has approval rights it applies
+     * at once, and settings.updated says secondPerson none_available.
      *
      * @param array{allowPartialPayments?: bool, defaultClientLanguage?: 'ht'|'fr'|'en', defaultCurrency?: 'HTG'|'USD', defaultTaxRate?: numeric-string, homeDomain?: string, invitationResendDays?: int, invitationResends?: int, orgDescription?: string, orgLogo?: string, orgOfficialEmail?: string, orgSupportEmail?: string, orgUrl?: string, paymentReceipts?: bool, payoutApprovalRequired?: bool, recommendedWallets?: list<array{assets?: list<string>, deepLink?: string|null, name?: string|null, url?: string|null}>, registrationWindowDays?: int, reminders?: array{channels?: list<'email'|'sms'>, offsetDays?: list<int>, timeOfDay?: string}, requireDistinctApprover?: bool, timezone?: string, whatsappInvitations?: bool} $params
      */
@@ -36,7 +45,10 @@ final class Settings extends Resource
 
     /**
      * `POST /v1/settings/changes/{id}/cancel`.
-     * Cancels a change of the approval policy that waits for a second person (settings.change_cancelled); the settings stay as they are. Needs payouts:approve: the key that asked, or another.
+     *
+     * Cancels a change of the approval policy that waits for a second person
+     * (settings.change_cancelled); the settings stay as they are. Needs payouts:approve: the key
+     * that asked, or another.
      */
     public function cancelChange(string $id, ?RequestOptions $options = null): SettingsChangeView
     {
@@ -45,7 +57,10 @@ final class Settings extends Resource
 
     /**
      * `POST /v1/settings/changes/{id}/confirm`.
-     * Confirms a change of the approval policy that waits for a second person: it applies now, and settings.updated names who asked and who confirmed. Needs payouts:approve, from another key than the one that asked (or another console user).
+     *
+     * Confirms a change of the approval policy that waits for a second person: it applies now, and
+     * settings.updated names who asked and who confirmed. Needs payouts:approve, from another key
+     * than the one that asked (or another console user).
      */
     public function confirmChange(string $id, ?RequestOptions $options = null): SettingsChangeView
     {

@@ -17,7 +17,11 @@ use Lajan\RequestOptions;
 use Lajan\Resource;
 
 /**
- * Where events are POSTed, signed as Standard Webhooks says (webhook-id, webhook-timestamp, webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body> with the endpoint's whsec_ secret). Each delivery is written in its event's transaction, so no committed event is missed; any 2xx delivers, anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, +-20 %) and then failed; 410 disables the endpoint
+ * Where events are POSTed, signed as Standard Webhooks says (webhook-id, webhook-timestamp,
+ * webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body> with the endpoint's whsec_
+ * secret). Each delivery is written in its event's transaction, so no committed event is missed;
+ * any 2xx delivers, anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, +-20 %) and
+ * then failed; 410 disables the endpoint
  */
 final class WebhookEndpoints extends Resource
 {
