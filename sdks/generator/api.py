@@ -80,6 +80,11 @@ class Method:
     page_item: Type | None  # set when `returns` is a cursor page: the type of its items
     idempotent: bool  # takes Idempotency-Key
 
+    @property
+    def takes_query(self) -> bool:
+        """Whether its query is the caller's to fill (a list's filters, a CSV batch's fields)."""
+        return bool(self.query) and (self.http_method == "GET" or self.csv_body)
+
 
 @dataclass
 class Resource:
@@ -144,6 +149,24 @@ def method_name(operation_id: str, tag: str) -> str:
         taken += 1
     verb = "retrieve" if verb == "get" else verb
     return camel([verb, *rest[taken:]])
+
+
+def query_type(resource: Resource, method: Method) -> str:
+    """The name of a method's query type: `InvoiceListParams`, `DisbursementCreateFromCsvParams`."""
+    noun = pascal([singular(w) for w in words(resource.tag)])
+    return f"{noun}{pascal(words(method.name))}{'FromCsv' if method.csv_body else ''}Params"
+
+
+def number_fields(api: Api) -> list[str]:
+    """The properties JSON writes as numbers: exact decimals the TypeScript and PHP libraries carry
+    as text (their exact JSON reads and writes these as numbers)."""
+
+    def number(t: Type) -> bool:
+        while t.kind == "nullable" and t.item is not None:
+            t = t.item
+        return t.kind == "decimal" and t.name == "number"
+
+    return sorted({p.json_name for s in api.schemas.values() for p in s.properties if number(p.type)})
 
 
 class Reader:
