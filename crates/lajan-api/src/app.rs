@@ -6,6 +6,7 @@ use crate::config::AppConfig;
 use crate::counters::{HitCounter, MemoryCounter, RedisCounter, StoreCounter};
 use crate::error::ApiError;
 use crate::extract::{MAX_BODY_BYTES, MAX_UPLOAD_BYTES};
+use crate::pay_throttle::MissThrottle;
 use crate::routes::{self, health};
 use crate::state::{AppParts, AppState};
 use crate::{auth, idempotency, observe, openapi, ratelimit};
@@ -49,9 +50,18 @@ impl Application {
         tracing::info!(counter = limiter.name(), "rate limits counted");
         let keys = Arc::new(KeyCache::new(Duration::from_millis(config.auth_cache_ms)));
         let in_flight = Arc::default();
-        let pay_misses = Arc::default();
-        let state =
-            AppState::new(AppParts { services, store, limiter, config: Arc::new(config), keys, in_flight, pay_misses });
+        let pay_misses = Arc::new(MissThrottle::pay_pages());
+        let code_misses = Arc::new(MissThrottle::registration_codes());
+        let state = AppState::new(AppParts {
+            services,
+            store,
+            limiter,
+            config: Arc::new(config),
+            keys,
+            in_flight,
+            pay_misses,
+            code_misses,
+        });
         Ok(Application { listener, state })
     }
 

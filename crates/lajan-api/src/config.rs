@@ -18,6 +18,9 @@ pub struct AppConfig {
     /// `/pay` pages a client address may ask for that do not exist, per minute, before every
     /// page answers it 429 until the minute ends (0: no limit).
     pub pay_miss_limit: u64,
+    /// Wrong registration codes one client address may give per hour, on every registration
+    /// and deposit page together, before those pages answer it 429 (0: no limit).
+    pub code_miss_limit: u64,
     /// Timeouts and the cap on open connections.
     pub connections: ConnectionLimits,
     /// Reverse proxies whose `X-Forwarded-For` names the client (none by default).
@@ -31,6 +34,7 @@ impl Default for AppConfig {
             redis_url: None,
             auth_cache_ms: 1000,
             pay_miss_limit: 30,
+            code_miss_limit: 30,
             connections: ConnectionLimits::default(),
             trusted_proxies: Vec::new(),
         }

@@ -35,10 +35,11 @@ impl Default for TierLimits {
 }
 
 /// Counts hits per bucket and window. Returns this hit's number in the window (the count
-/// including it); `limit` is the bucket's limit, for counters that take hits in blocks.
+/// including it); `window_secs` is the window's length (how long its count is kept), `limit`
+/// the bucket's limit, for counters that take hits in blocks.
 #[async_trait]
 pub trait HitCounter: Send + Sync {
-    async fn hit(&self, bucket: &str, window_start: i64, limit: u64) -> anyhow::Result<u64>;
+    async fn hit(&self, bucket: &str, window_start: i64, window_secs: i64, limit: u64) -> anyhow::Result<u64>;
     fn name(&self) -> &'static str;
 }
 
@@ -50,7 +51,7 @@ pub struct MemoryCounter {
 
 #[async_trait]
 impl HitCounter for MemoryCounter {
-    async fn hit(&self, bucket: &str, window_start: i64, _limit: u64) -> anyhow::Result<u64> {
+    async fn hit(&self, bucket: &str, window_start: i64, _window_secs: i64, _limit: u64) -> anyhow::Result<u64> {
         let mut windows = self.windows.lock().map_err(|_| anyhow::anyhow!("rate limiter lock poisoned"))?;
         let entry = windows.entry(bucket.to_owned()).or_insert((window_start, 0));
         if entry.0 != window_start {
@@ -115,7 +116,7 @@ impl StoreCounter {
 
 #[async_trait]
 impl HitCounter for StoreCounter {
-    async fn hit(&self, bucket: &str, window_start: i64, limit: u64) -> anyhow::Result<u64> {
+    async fn hit(&self, bucket: &str, window_start: i64, window_secs: i64, limit: u64) -> anyhow::Result<u64> {
         let block = self.block_of(bucket, window_start)?;
         let mut block = block.lock().await;
         if block.window_start == window_start && block.next <= block.last {
@@ -125,7 +126,7 @@ impl HitCounter for StoreCounter {
         }
         let size = Self::block_size(limit);
         // Windows are kept one extra minute so a late purge never resets a live window.
-        let expires_at = (window_start + 2 * WINDOW_SECS) * 1000;
+        let expires_at = (window_start + 2 * window_secs) * 1000;
         let last = self.store.rate_limit_hit(bucket, window_start, expires_at, size).await?;
         let first = last.saturating_sub(size) + 1;
         *block = Block { window_start, next: first + 1, last };
@@ -149,13 +150,13 @@ impl RedisCounter {
 
 #[async_trait]
 impl HitCounter for RedisCounter {
-    async fn hit(&self, bucket: &str, window_start: i64, _limit: u64) -> anyhow::Result<u64> {
+    async fn hit(&self, bucket: &str, window_start: i64, window_secs: i64, _limit: u64) -> anyhow::Result<u64> {
         let key = format!("lajan:ratelimit:{bucket}:{window_start}");
         let mut conn = self.0.clone();
         let (count,): (u64,) = redis::pipe()
             .atomic()
             .incr(&key, 1u64)
-            .expire(&key, 2 * WINDOW_SECS)
+            .expire(&key, 2 * window_secs)
             .ignore()
             .query_async(&mut conn)
             .await?;
@@ -181,9 +182,9 @@ mod tests {
     #[tokio::test]
     async fn memory_counter_resets_per_window() {
         let c = MemoryCounter::default();
-        assert_eq!(c.hit("a", 60, 10).await.unwrap(), 1);
-        assert_eq!(c.hit("a", 60, 10).await.unwrap(), 2);
-        assert_eq!(c.hit("b", 60, 10).await.unwrap(), 1);
-        assert_eq!(c.hit("a", 120, 10).await.unwrap(), 1);
+        assert_eq!(c.hit("a", 60, WINDOW_SECS, 10).await.unwrap(), 1);
+        assert_eq!(c.hit("a", 60, WINDOW_SECS, 10).await.unwrap(), 2);
+        assert_eq!(c.hit("b", 60, WINDOW_SECS, 10).await.unwrap(), 1);
+        assert_eq!(c.hit("a", 120, WINDOW_SECS, 10).await.unwrap(), 1);
     }
 }

@@ -1,7 +1,7 @@
-//! Guessing payment pages: a `/pay/{id}` that names no page is a miss, counted per client
-//! address in one-minute windows on the rate limiter's counter (shared where it is shared). An
-//! address past `LAJAN_PAY_MISS_LIMIT` misses gets 429 on every `/pay` page until the window
-//! ends, hits included, so a 200 among the 429s never tells a guesser it found one.
+//! Guessing: a `/pay/{id}` that names no page, or a wrong registration code, is a miss, counted
+//! per client address in fixed windows on the rate limiter's counter (shared where it is
+//! shared). An address past its limit gets 429 on every such page until the window ends, hits
+//! included, so a 200 among the 429s never tells a guesser it found one.
 
 use crate::counters::{HitCounter, WINDOW_SECS};
 use crate::error::error_chain;
@@ -10,22 +10,38 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Mutex, PoisonError};
 
-/// The addresses this process saw spend their misses, with the window they spent them in.
-#[derive(Debug, Default)]
-pub struct MissThrottle(Mutex<HashMap<IpAddr, i64>>);
-
-/// The one-minute window `now` falls in, and the seconds left in it.
-fn window(now: Timestamp) -> (i64, u64) {
-    let secs = now.as_unix_seconds();
-    let start = secs - secs.rem_euclid(WINDOW_SECS);
-    (start, u64::try_from(start + WINDOW_SECS - secs).unwrap_or(1).max(1))
+/// What one kind of miss is counted as, and the addresses this process saw spend their misses,
+/// with the window they spent them in.
+#[derive(Debug)]
+pub struct MissThrottle {
+    bucket: &'static str,
+    window_secs: i64,
+    blocked: Mutex<HashMap<IpAddr, i64>>,
 }
 
 impl MissThrottle {
+    /// Payment pages that do not exist, per minute.
+    pub fn pay_pages() -> Self {
+        MissThrottle { bucket: "pay-miss", window_secs: WINDOW_SECS, blocked: Mutex::default() }
+    }
+
+    /// Wrong registration codes, on every page together, per hour: a guesser spraying many
+    /// receivers' pages from one address.
+    pub fn registration_codes() -> Self {
+        MissThrottle { bucket: "code-miss", window_secs: 3_600, blocked: Mutex::default() }
+    }
+
+    /// The window `now` falls in, and the seconds left in it.
+    fn window(&self, now: Timestamp) -> (i64, u64) {
+        let secs = now.as_unix_seconds();
+        let start = secs - secs.rem_euclid(self.window_secs);
+        (start, u64::try_from(start + self.window_secs - secs).unwrap_or(1).max(1))
+    }
+
     /// The seconds until `ip` may open pages again, when it spent its misses in this window.
     pub fn blocked(&self, ip: IpAddr, now: Timestamp) -> Option<u64> {
-        let (start, left) = window(now);
-        let blocked = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let (start, left) = self.window(now);
+        let blocked = self.blocked.lock().unwrap_or_else(PoisonError::into_inner);
         (blocked.get(&ip) == Some(&start)).then_some(left)
     }
 
@@ -35,18 +51,19 @@ impl MissThrottle {
         if limit == 0 {
             return None;
         }
-        let (start, left) = window(now);
-        let count = match counter.hit(&format!("pay-miss:{ip}"), start, limit).await {
+        let (start, left) = self.window(now);
+        let bucket = format!("{}:{ip}", self.bucket);
+        let count = match counter.hit(&bucket, start, self.window_secs, limit).await {
             Ok(count) => count,
             Err(e) => {
-                tracing::error!(error = %error_chain(e.as_ref()), "payment page throttle unavailable; miss allowed");
+                tracing::error!(error = %error_chain(e.as_ref()), bucket = self.bucket, "guess throttle unavailable; miss allowed");
                 return None;
             }
         };
         if count <= limit {
             return None;
         }
-        let mut blocked = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut blocked = self.blocked.lock().unwrap_or_else(PoisonError::into_inner);
         blocked.retain(|_, window| *window == start);
         blocked.insert(ip, start);
         Some(left)

@@ -48,7 +48,7 @@ pub async fn limit(State(state): State<AppState>, req: Request, next: Next) -> R
     let window_start = now_secs - now_secs.rem_euclid(WINDOW_SECS);
     let bucket = format!("{}:{}", ctx.tenant.org_id, ctx.tenant.env);
     let limit = state.config.rate_limits.for_tier(ctx.tier);
-    let count = match state.limiter.hit(&bucket, window_start, limit).await {
+    let count = match state.limiter.hit(&bucket, window_start, WINDOW_SECS, limit).await {
         Ok(count) => count,
         Err(e) => {
             // Failing open: an outage of the counter store must not take the API down with it.

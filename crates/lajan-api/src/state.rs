@@ -41,6 +41,8 @@ pub struct AppParts {
     pub in_flight: Arc<InFlight>,
     /// Client addresses that guessed too many payment pages this minute.
     pub pay_misses: Arc<MissThrottle>,
+    /// Client addresses that gave too many wrong registration codes this hour.
+    pub code_misses: Arc<MissThrottle>,
 }
 
 impl AppState {

@@ -61,11 +61,18 @@ pub struct Invitation {
     pub created_at: Timestamp,
     pub registered_at: Option<Timestamp>,
     pub locked_at: Option<Timestamp>,
-    /// The registration page's checks, in the order a receiver passes them.
+    /// The checks passed on the invitation's own link; a wallet's deposit page keeps its own.
     pub checks: RegistrationChecks,
+    /// Wrong answers to the organization's question, from any page; [`VERIFY_TRIES`] lock it.
+    pub verify_failures: i64,
+    /// Wrong codes over the invitation's life, from any page; [`CODE_FAILURES_TO_LOCK`] lock it,
+    /// so asking for new codes cannot grind the million codes down.
+    pub code_failures: i64,
 }
 
-/// How far a receiver got on the registration page.
+/// How far a receiver got on one page: the invitation's link, or a wallet's deposit page. Each
+/// page proves the contact with its own code, so one page never inherits another's confirmation
+/// and wrong tries on one never burn the code another holds.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RegistrationChecks {
     /// SHA-256 (hex) of the last code sent to the receiver's phone (or email), until used.
@@ -75,8 +82,35 @@ pub struct RegistrationChecks {
     pub code_tries: i64,
     pub contact_confirmed_at: Option<Timestamp>,
     pub verified_at: Option<Timestamp>,
-    /// Wrong answers to the organization's question; [`VERIFY_TRIES`] lock the invitation.
-    pub verify_failures: i64,
+}
+
+impl RegistrationChecks {
+    /// Whether a code entered now as `entered_hash` confirms the contact.
+    pub fn check_code(&self, entered_hash: &str, now: Timestamp) -> Result<(), CodeRefusal> {
+        match &self.code_hash {
+            Some(hash) if self.code_live(now) && self.code_tries < CODE_TRIES => {
+                if hash == entered_hash {
+                    Ok(())
+                } else {
+                    Err(CodeRefusal::Wrong)
+                }
+            }
+            _ => Err(CodeRefusal::Expired),
+        }
+    }
+
+    /// Whether the last code sent still works by its age.
+    pub fn code_live(&self, now: Timestamp) -> bool {
+        self.code_hash.is_some()
+            && self.code_sent_at.is_some_and(|sent| now.as_millis() < sent.as_millis() + CODE_TTL_MS)
+    }
+
+    /// Seconds until another code may be sent, when one went out less than [`CODE_GAP_MS`] ago.
+    pub fn code_wait(&self, now: Timestamp) -> Option<i64> {
+        let sent = self.code_sent_at?;
+        let wait_ms = sent.as_millis() + CODE_GAP_MS - now.as_millis();
+        (wait_ms > 0).then(|| wait_ms.div_euclid(1000) + 1)
+    }
 }
 
 /// How long a code works.
@@ -87,6 +121,13 @@ pub const CODE_TRIES: i64 = 5;
 pub const CODE_GAP_MS: i64 = 60 * 1000;
 /// Wrong answers to the organization's question before the invitation locks.
 pub const VERIFY_TRIES: i64 = 5;
+/// Wrong codes over an invitation's life, on every page together, before it locks: a guesser
+/// who asks for a new code every minute gets 20 of the million, not 7,200 a day.
+pub const CODE_FAILURES_TO_LOCK: i64 = 20;
+/// Codes sent to one contact from wallets' deposit pages in an hour, all pages together.
+pub const CONTACT_CODES_PER_HOUR: i64 = 5;
+/// Wrong codes given for one contact on wallets' deposit pages in a day, all pages together.
+pub const CONTACT_WRONG_CODES_PER_DAY: i64 = 10;
 
 /// What the registration page asks next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,39 +153,48 @@ pub enum CodeRefusal {
 }
 
 impl Invitation {
-    /// What the page asks next; `asks_verification`: the client has a question to answer.
+    /// What the invitation's own link asks next; `asks_verification`: the client has a question
+    /// to answer.
     pub fn step(&self, asks_verification: bool) -> Step {
+        self.step_on(&self.checks, asks_verification)
+    }
+
+    /// What a page that passed `checks` asks next.
+    pub fn step_on(&self, checks: &RegistrationChecks, asks_verification: bool) -> Step {
         match self.status {
             InvitationStatus::Registered => Step::Registered,
             InvitationStatus::Locked => Step::Locked,
             InvitationStatus::Expired => Step::Expired,
-            InvitationStatus::Invited if self.checks.contact_confirmed_at.is_none() => Step::ConfirmContact,
-            InvitationStatus::Invited if asks_verification && self.checks.verified_at.is_none() => Step::Verify,
+            InvitationStatus::Invited if checks.contact_confirmed_at.is_none() => Step::ConfirmContact,
+            InvitationStatus::Invited if asks_verification && checks.verified_at.is_none() => Step::Verify,
             InvitationStatus::Invited => Step::Wallet,
         }
     }
 
-    /// Whether a code entered now as `entered_hash` confirms the contact.
-    pub fn check_code(&self, entered_hash: &str, now: Timestamp) -> Result<(), CodeRefusal> {
-        let c = &self.checks;
-        let live = c.code_sent_at.is_some_and(|sent| now.as_millis() < sent.as_millis() + CODE_TTL_MS);
-        match &c.code_hash {
-            Some(hash) if live && c.code_tries < CODE_TRIES => {
-                if hash == entered_hash {
-                    Ok(())
-                } else {
-                    Err(CodeRefusal::Wrong)
-                }
-            }
-            _ => Err(CodeRefusal::Expired),
-        }
+    /// Counts a wrong code given on any page; whether it locked the invitation.
+    pub fn count_wrong_code(&mut self, now: Timestamp) -> bool {
+        self.code_failures += 1;
+        self.lock_at_limit(self.code_failures >= CODE_FAILURES_TO_LOCK, now)
     }
 
-    /// Seconds until another code may be sent, when one went out less than [`CODE_GAP_MS`] ago.
+    /// Counts a wrong answer to the organization's question; whether it locked the invitation.
+    pub fn count_wrong_answer(&mut self, now: Timestamp) -> bool {
+        self.verify_failures += 1;
+        self.lock_at_limit(self.verify_failures >= VERIFY_TRIES, now)
+    }
+
+    fn lock_at_limit(&mut self, reached: bool, now: Timestamp) -> bool {
+        if !reached || self.status != InvitationStatus::Invited {
+            return false;
+        }
+        self.status = InvitationStatus::Locked;
+        self.locked_at = Some(now);
+        true
+    }
+
+    /// Seconds until another code may be sent on the invitation's own link.
     pub fn code_wait(&self, now: Timestamp) -> Option<i64> {
-        let sent = self.checks.code_sent_at?;
-        let wait_ms = sent.as_millis() + CODE_GAP_MS - now.as_millis();
-        (wait_ms > 0).then(|| wait_ms.div_euclid(1000) + 1)
+        self.checks.code_wait(now)
     }
 
     /// When the schedule sends it again after a send at `at` that makes `sends_after` in all:
@@ -214,6 +264,8 @@ mod tests {
             registered_at: None,
             locked_at: None,
             checks: RegistrationChecks::default(),
+            verify_failures: 0,
+            code_failures: 0,
         }
     }
 
@@ -235,18 +287,35 @@ mod tests {
         let now = Timestamp::from_millis(1_000_000);
         i.checks.code_hash = Some("h".into());
         i.checks.code_sent_at = Some(now);
-        assert_eq!(i.check_code("x", now), Err(CodeRefusal::Wrong));
-        assert_eq!(i.check_code("h", now.plus_millis(CODE_TTL_MS - 1)), Ok(()));
-        assert_eq!(i.check_code("h", now.plus_millis(CODE_TTL_MS)), Err(CodeRefusal::Expired));
+        assert_eq!(i.checks.check_code("x", now), Err(CodeRefusal::Wrong));
+        assert_eq!(i.checks.check_code("h", now.plus_millis(CODE_TTL_MS - 1)), Ok(()));
+        assert_eq!(i.checks.check_code("h", now.plus_millis(CODE_TTL_MS)), Err(CodeRefusal::Expired));
         assert_eq!(i.code_wait(now.plus_millis(1_000)), Some(CODE_GAP_MS / 1000));
         assert_eq!(i.code_wait(now.plus_millis(CODE_GAP_MS)), None);
         i.checks.code_tries = CODE_TRIES;
-        assert_eq!(i.check_code("h", now), Err(CodeRefusal::Expired), "too many wrong tries");
+        assert_eq!(i.checks.check_code("h", now), Err(CodeRefusal::Expired), "too many wrong tries");
         i.checks.contact_confirmed_at = Some(now);
         assert_eq!((i.step(true), i.step(false)), (Step::Verify, Step::Wallet));
         i.checks.verified_at = Some(now);
         assert_eq!(i.step(true), Step::Wallet);
         assert_eq!(Invitation { status: InvitationStatus::Locked, ..i }.step(true), Step::Locked);
+    }
+
+    #[test]
+    fn wrong_codes_over_the_life_lock_it_whatever_the_codes() {
+        let mut i = invited(Some(0));
+        let now = Timestamp::from_millis(1_000);
+        for _ in 1..CODE_FAILURES_TO_LOCK {
+            assert!(!i.count_wrong_code(now));
+        }
+        assert!(i.count_wrong_code(now), "the twentieth locks it");
+        assert_eq!((i.status, i.locked_at), (InvitationStatus::Locked, Some(now)));
+        assert!(!i.count_wrong_code(now), "locked once");
+        let mut j = invited(Some(0));
+        for _ in 1..VERIFY_TRIES {
+            assert!(!j.count_wrong_answer(now));
+        }
+        assert!(j.count_wrong_answer(now));
     }
 
     #[test]

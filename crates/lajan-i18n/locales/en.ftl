@@ -772,6 +772,8 @@ wallet-register-account = Your payments will go to this wallet account:
 wallet-register-continue = Register this wallet
 wallet-register-return = You can go back to your wallet: it shows your payment's progress.
 register-refused-too_many_contacts = Too many numbers were tried. Start again from your wallet.
+register-refused-too_many_codes = Too many wrong codes for this number today. Try again tomorrow, or contact the organization.
+register-refused-contact_busy = Too many codes were sent to this number. Try again in an hour.
 register-refused-invalid_contact = Give a phone number like +509 3700 0000, or an email address.
 
 # An invoice's payments, and recording one received outside Lajan.

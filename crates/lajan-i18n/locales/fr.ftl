@@ -775,6 +775,8 @@ wallet-register-account = Vos versements iront sur ce compte de portefeuille :
 wallet-register-continue = Enregistrer ce portefeuille
 wallet-register-return = Vous pouvez revenir à votre portefeuille : il montre où en est votre versement.
 register-refused-too_many_contacts = Trop de numéros ont été essayés. Recommencez depuis votre portefeuille.
+register-refused-too_many_codes = Trop de codes erronés pour ce numéro aujourd’hui. Réessayez demain, ou contactez l’organisation.
+register-refused-contact_busy = Trop de codes ont été envoyés à ce numéro. Réessayez dans une heure.
 register-refused-invalid_contact = Indiquez un numéro comme +509 3700 0000, ou une adresse e-mail.
 
 # Les paiements d’une facture, et l’enregistrement d’un paiement reçu hors de Lajan.

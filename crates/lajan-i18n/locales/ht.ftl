@@ -769,6 +769,8 @@ wallet-register-account = Peman ou yo pral sou kont pòtfèy sa a:
 wallet-register-continue = Anrejistre pòtfèy sa a
 wallet-register-return = Ou ka retounen nan pòtfèy ou: l ap montre kote peman ou rive.
 register-refused-too_many_contacts = Yo eseye twòp nimewo. Rekòmanse depi nan pòtfèy ou.
+register-refused-too_many_codes = Twòp move kòd pou nimewo sa a jodi a. Eseye ankò demen, oswa kontakte òganizasyon an.
+register-refused-contact_busy = Nou voye twòp kòd nan nimewo sa a. Eseye ankò nan inèdtan.
 register-refused-invalid_contact = Bay yon nimewo tankou +509 3700 0000, oswa yon adrès imèl.
 
 # Peman yon fakti resevwa, ak anrejistreman yon peman ki resevwa andeyò Lajan.

@@ -10,7 +10,9 @@ use crate::wallet_links::WalletLink;
 use crate::{Services, assets};
 use lajan_domain::client::{Client, WalletAddress};
 use lajan_domain::id::IdKind;
-use lajan_domain::invitation::{CodeRefusal, Invitation, InvitationStatus, Step, VERIFY_TRIES};
+use lajan_domain::invitation::{
+    CONTACT_WRONG_CODES_PER_DAY, CodeRefusal, Invitation, InvitationStatus, RegistrationChecks, Step,
+};
 use lajan_domain::message::{Channel, NewMessage};
 use lajan_domain::payout::PayoutDetail;
 use lajan_domain::stellar_memo::StellarMemo;
@@ -19,7 +21,9 @@ use lajan_domain::{Actor, Invalid, Tenant, Timestamp};
 use lajan_i18n::{Lang, text};
 use lajan_ledger::Reach;
 use lajan_store::messages::Outgoing;
-use lajan_store::{ClientWallet, DueInvitation, NewEvent, RegistrationChange};
+use lajan_store::{
+    ClientWallet, DepositChange, DueInvitation, NewEvent, PageChange, RegistrationChange, RegistrationProof,
+};
 
 /// The most payouts the page lists for a registered receiver.
 const PAYOUTS_SHOWN: i64 = 20;
@@ -45,6 +49,10 @@ impl Registration {
     }
 }
 
+fn locked_refusal() -> ServiceError {
+    refused("locked", "Too many wrong answers: the organization must unlock it")
+}
+
 /// Why a step was refused, for the page to say in the receiver's language (its `code` names the
 /// words: `register-refused-<code>`).
 fn refused(code: &'static str, message: &str) -> ServiceError {
@@ -59,8 +67,29 @@ fn invited_event<'a>(
     move |i| invitation_event(event_type, client, i)
 }
 
+/// The page a receiver passes the checks on: each proves the contact with its own code, and a
+/// registration stands only on what its own page proved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckPage<'a> {
+    /// The invitation's link, which Lajan sent to the receiver.
+    Link,
+    /// A wallet's deposit page (its id), which anyone with a SEP-10 token can open.
+    Deposit(&'a str),
+}
+
+impl CheckPage<'_> {
+    /// What a code sent for this page is kept as: bound to the client on their link, to the
+    /// deposit on a deposit's page, so a code never works on another page.
+    fn code_hash(self, client_id: &str, code: &str) -> String {
+        match self {
+            CheckPage::Link => token_hash(&format!("{client_id}:{code}")),
+            CheckPage::Deposit(id) => token_hash(&format!("{id}:{code}")),
+        }
+    }
+}
+
 /// Six digits, each of the million equally likely.
-fn six_digits() -> ServiceResult<String> {
+pub(crate) fn six_digits() -> ServiceResult<String> {
     loop {
         let mut bytes = [0u8; 4];
         getrandom::fill(&mut bytes).map_err(|e| ServiceError::Unavailable(format!("no randomness for a code: {e}")))?;
@@ -72,9 +101,26 @@ fn six_digits() -> ServiceResult<String> {
     }
 }
 
-/// What a code is kept as: bound to the client, so one hash says nothing about another's code.
-fn code_hash(client_id: &str, code: &str) -> String {
-    token_hash(&format!("{client_id}:{code}"))
+/// The message carrying a registration code to the receiver's phone (or email), in their
+/// language.
+pub(crate) fn code_message(r: &Registration, code: &str) -> ServiceResult<NewMessage> {
+    let client = &r.due.client;
+    let words = text(r.lang(), "register-code-sms", &[("org", r.due.organization.clone()), ("code", code.to_owned())]);
+    let (channel, recipient, subject) = match (&client.phone_number, &client.email) {
+        (Some(phone), _) => (Channel::Sms, phone.clone(), None),
+        (None, Some(email)) => (Channel::Email, email.clone(), Some(text(r.lang(), "register-code-subject", &[]))),
+        (None, None) => return Err(refused("no_channel_available", "The client has no phone number or email")),
+    };
+    Ok(NewMessage {
+        id: IdKind::Message.generate(),
+        template: "registration_code",
+        language: r.lang().code().to_owned(),
+        channel,
+        recipient,
+        subject,
+        body_text: words,
+        body_html: None,
+    })
 }
 
 impl Services {
@@ -121,23 +167,8 @@ impl Services {
         }
         let client = &r.due.client;
         let code = six_digits()?;
-        let words = text(r.lang(), "register-code-sms", &[("org", r.due.organization.clone()), ("code", code.clone())]);
-        let (channel, recipient, subject) = match (&client.phone_number, &client.email) {
-            (Some(phone), _) => (Channel::Sms, phone.clone(), None),
-            (None, Some(email)) => (Channel::Email, email.clone(), Some(text(r.lang(), "register-code-subject", &[]))),
-            (None, None) => return Err(refused("no_channel_available", "The client has no phone number or email")),
-        };
-        let message = NewMessage {
-            id: IdKind::Message.generate(),
-            template: "registration_code",
-            language: r.lang().code().to_owned(),
-            channel,
-            recipient,
-            subject,
-            body_text: words,
-            body_html: None,
-        };
-        let hash = code_hash(&client.id, &code);
+        let message = code_message(r, &code)?;
+        let hash = CheckPage::Link.code_hash(&client.id, &code);
         let sent_before = r.due.invitation.checks.code_sent_at;
         let change = move |i: &mut Invitation| {
             // Another code went out since the page was read: that one stands.
@@ -159,40 +190,100 @@ impl Services {
         Ok(())
     }
 
-    /// Confirms the receiver's contact with the code they were sent.
-    pub async fn confirm_registration_code(&self, r: &Registration, entered: &str) -> ServiceResult<()> {
-        if r.step != Step::ConfirmContact {
+    /// Confirms the receiver's contact on `page` with the code sent for it. `r`: the receiver
+    /// the page is for (a deposit's page whose contact matched nobody has none, and every code
+    /// is wrong there, as a wrong one would be).
+    pub async fn confirm_registration_code(
+        &self,
+        r: Option<&Registration>,
+        page: CheckPage<'_>,
+        entered: &str,
+    ) -> ServiceResult<()> {
+        if r.is_some_and(|r| r.step != Step::ConfirmContact) {
             return Err(refused("wrong_step", "This step is done already"));
         }
         let entered: String = entered.chars().filter(char::is_ascii_digit).collect();
-        let hash = code_hash(&r.due.client.id, &entered);
+        let hash = page.code_hash(r.map_or("", |r| r.due.client.id.as_str()), &entered);
         let now = Timestamp::now();
         let outcome = std::sync::Mutex::new(None);
-        let change = |i: &mut Invitation| {
-            let checked = i.check_code(&hash, now);
+        let change = |checks: &mut RegistrationChecks, i: Option<&mut Invitation>, wrong_today: i64| {
+            // The contact's guesses on every deposit page together: past the day's, no code
+            // is checked at all (a right one would tell the guesser it is right).
+            let checked = if wrong_today >= CONTACT_WRONG_CODES_PER_DAY {
+                Err(None)
+            } else {
+                checks.check_code(&hash, now).map_err(Some)
+            };
+            let mut locked = false;
             match checked {
                 Ok(()) => {
-                    i.checks.contact_confirmed_at = Some(now);
-                    i.checks.code_hash = None;
+                    checks.contact_confirmed_at = Some(now);
+                    checks.code_hash = None;
                 }
-                Err(CodeRefusal::Wrong) => i.checks.code_tries += 1,
-                Err(CodeRefusal::Expired) => {}
+                Err(Some(CodeRefusal::Wrong)) => {
+                    checks.code_tries += 1;
+                    locked = i.is_some_and(|i| i.count_wrong_code(now));
+                }
+                Err(_) => {}
             }
             *outcome.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(checked);
-            Ok(false)
+            Ok(locked)
         };
-        let step = RegistrationChange { change: &change, message: None, event: None };
-        self.store.registration_step(r.tenant(), &r.due.client.id, now, step).await?;
+        let locked = r.map(|r| invited_event("client.verification_locked", &r.due.client));
+        let after = self.page_step(r, page, now, &change, locked.as_ref().map(|e| e as _)).await?;
         match outcome.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner) {
             Some(Ok(())) => Ok(()),
-            Some(Err(CodeRefusal::Wrong)) => Err(refused("wrong_code", "That is not the code we sent")),
+            // A deposit's page that has not proved the contact never says whether it has an
+            // invitation, locked or not: its wrong code reads as every wrong code does.
+            _ if page == CheckPage::Link && after.is_some_and(|i| i.status == InvitationStatus::Locked) => {
+                Err(locked_refusal())
+            }
+            Some(Err(Some(CodeRefusal::Wrong))) => Err(refused("wrong_code", "That is not the code we sent")),
+            Some(Err(None)) => {
+                Err(refused("too_many_codes", "Too many wrong codes for this contact: try again tomorrow"))
+            }
             _ => Err(refused("code_expired", "The code expired: ask for a new one")),
         }
     }
 
-    /// Checks the receiver's answer to the organization's question; the fifth wrong answer locks
-    /// the invitation (`client.verification_locked`) until the organization unlocks it.
-    pub async fn answer_registration_question(&self, r: &Registration, raw: &str) -> ServiceResult<()> {
+    /// Applies `change` to `page`'s checks (and the invitation of `r`) in one transaction; the
+    /// invitation after it.
+    async fn page_step(
+        &self,
+        r: Option<&Registration>,
+        page: CheckPage<'_>,
+        now: Timestamp,
+        change: &PageChange<'_>,
+        event: Option<lajan_store::EventFor<'_, Invitation>>,
+    ) -> ServiceResult<Option<Invitation>> {
+        match (page, r) {
+            (CheckPage::Deposit(id), _) => {
+                let step = DepositChange { change, event };
+                Ok(self.store.deposit_step(id, now, step).await?.1)
+            }
+            (CheckPage::Link, Some(r)) => {
+                let on_link = |i: &mut Invitation| {
+                    let mut checks = std::mem::take(&mut i.checks);
+                    let changed = change(&mut checks, Some(&mut *i), 0);
+                    i.checks = checks;
+                    changed
+                };
+                let step = RegistrationChange { change: &on_link, message: None, event };
+                Ok(Some(self.store.registration_step(r.tenant(), &r.due.client.id, now, step).await?))
+            }
+            (CheckPage::Link, None) => Err(ServiceError::NotFound("invitation")),
+        }
+    }
+
+    /// Checks the receiver's answer to the organization's question on `page`; the fifth wrong
+    /// answer, from any page, locks the invitation (`client.verification_locked`) until the
+    /// organization unlocks it.
+    pub async fn answer_registration_question(
+        &self,
+        r: &Registration,
+        page: CheckPage<'_>,
+        raw: &str,
+    ) -> ServiceResult<()> {
         let client = &r.due.client;
         let Some(kept) = client.verification.as_ref().filter(|_| r.step == Step::Verify) else {
             return Err(refused("wrong_step", "There is no question to answer now"));
@@ -200,32 +291,19 @@ impl Services {
         let now = Timestamp::now();
         let answer = VerificationAnswer::parse(kept.kind, raw, now).map_err(|rule| refused("invalid_answer", &rule))?;
         let right = password_matches(answer.secret(), &kept.hash).await?;
-        let change = move |i: &mut Invitation| {
-            if i.status != InvitationStatus::Invited {
-                return Ok(false);
-            }
+        let change = move |checks: &mut RegistrationChecks, i: Option<&mut Invitation>, _: i64| {
+            let Some(i) = i.filter(|i| i.status == InvitationStatus::Invited) else { return Ok(false) };
             if right {
-                i.checks.verified_at = Some(now);
+                checks.verified_at = Some(now);
                 return Ok(false);
             }
-            i.checks.verify_failures += 1;
-            if i.checks.verify_failures < VERIFY_TRIES {
-                return Ok(false);
-            }
-            i.status = InvitationStatus::Locked;
-            i.locked_at = Some(now);
-            Ok(true)
+            Ok(i.count_wrong_answer(now))
         };
         let locked = invited_event("client.verification_locked", client);
-        let step = RegistrationChange { change: &change, message: None, event: Some(&locked) };
-        let after = self.store.registration_step(r.tenant(), &client.id, now, step).await?;
-        if right && after.checks.verified_at.is_some() {
-            return Ok(());
-        }
-        match after.status {
-            InvitationStatus::Locked => {
-                Err(refused("locked", "Too many wrong answers: the organization must unlock it"))
-            }
+        let after = self.page_step(Some(r), page, now, &change, Some(&locked)).await?;
+        match after.map(|i| i.status) {
+            Some(InvitationStatus::Invited) if right => Ok(()),
+            Some(InvitationStatus::Locked) => Err(locked_refusal()),
             // Right, but the invitation moved on in between (locked, expired) from another tab.
             _ if right => Err(refused("wrong_step", "There is no question to answer now")),
             _ => Err(refused("wrong_answer", "That answer does not match what the organization knows")),
@@ -235,7 +313,13 @@ impl Services {
     /// Takes the receiver's Stellar address (and the memo their wallet needs, when it gives
     /// one) once it can receive every asset waiting for them: the payouts go on their way
     /// (`client.registered`).
-    pub async fn register_receiver_wallet(&self, r: &Registration, raw: &str, memo: &str) -> ServiceResult<Client> {
+    pub async fn register_receiver_wallet(
+        &self,
+        r: &Registration,
+        page: CheckPage<'_>,
+        raw: &str,
+        memo: &str,
+    ) -> ServiceResult<Client> {
         if r.step != Step::Wallet {
             return Err(refused("wrong_step", "This invitation cannot take an address now"));
         }
@@ -267,11 +351,17 @@ impl Services {
         }
         let event =
             |(client, invitation): &(Client, Invitation)| invitation_event("client.registered", client, invitation);
-        let asks = r.due.client.verification.is_some();
+        let proof = RegistrationProof {
+            deposit: match page {
+                CheckPage::Link => None,
+                CheckPage::Deposit(id) => Some(id),
+            },
+            asks_verification: r.due.client.verification.is_some(),
+        };
         let given = ClientWallet { address: wallet.as_str(), memo: memo.as_ref() };
         let (client, _) = self
             .store
-            .register_receiver_wallet(tenant, &r.due.client.id, given, asks, Timestamp::now(), &event)
+            .register_receiver_wallet(tenant, &r.due.client.id, given, proof, Timestamp::now(), &event)
             .await?;
         self.nudges.payouts_due();
         Ok(client)
@@ -285,7 +375,8 @@ impl Services {
             }
             i.status = InvitationStatus::Invited;
             i.locked_at = None;
-            i.checks.verify_failures = 0;
+            i.verify_failures = 0;
+            i.code_failures = 0;
             Ok(true)
         };
         let client = self.store.get_client(tenant, client_id).await?.ok_or(ServiceError::NotFound("client"))?;

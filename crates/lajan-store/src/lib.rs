@@ -105,7 +105,9 @@ pub use error::StoreError;
 pub use events::{EventFor, EventQuery, EventStore, NewEvent};
 pub use idempotency::{IdempotencyClaim, IdempotencyState, IdempotencyStore, IdempotentResponse, ResponseFor};
 pub use incoming_payments::IncomingPaymentStore;
-pub use invitations::{DueInvitation, InvitationSend, InvitationStore, RegistrationChange, RegistrationStore};
+pub use invitations::{
+    DueInvitation, InvitationSend, InvitationStore, RegistrationChange, RegistrationProof, RegistrationStore,
+};
 pub use invoice_payments::InvoicePaymentStore;
 pub use invoices::InvoiceStore;
 pub use messages::MessageStore;
@@ -121,7 +123,9 @@ pub use settings_changes::{ChangeDecision, SettingsChangeStore, SettingsDecision
 pub use sqlite::GroupCommit;
 pub use users::UserStore;
 pub use wallet_auth::WalletAuthStore;
-pub use wallet_deposits::{DepositQuery, LinkedDeposit, WalletDepositStore};
+pub use wallet_deposits::{
+    CodeSend, DepositChange, DepositCode, DepositQuery, LinkedDeposit, PageChange, WalletDepositStore,
+};
 pub use webhooks::WebhookStore;
 
 pub type StoreResult<T> = Result<T, StoreError>;

@@ -35,6 +35,7 @@ pub fn test_config() -> TestConfig {
     api.rate_limits.standard = 100_000;
     api.rate_limits.enterprise = 100_000;
     api.pay_miss_limit = 100_000;
+    api.code_miss_limit = 100_000;
     let services = ServiceConfig {
         public_url: "https://pay.lajan.test".into(),
         // Sandbox submissions wait for their ledger to close; keep that short.

@@ -117,6 +117,11 @@ pub struct ServeArgs {
     #[arg(long, env = "LAJAN_PAY_MISS_LIMIT")]
     pub pay_miss_limit: Option<u64>,
 
+    /// Wrong registration codes a client address may give per hour, on every registration and
+    /// deposit page together, before those pages answer it 429 (default 30; 0 turns it off).
+    #[arg(long, env = "LAJAN_CODE_MISS_LIMIT")]
+    pub code_miss_limit: Option<u64>,
+
     /// Seconds a client has from a request's first byte to its last header, and a new
     /// connection before its first request (default 10).
     #[arg(long, env = "LAJAN_HTTP_HEADER_TIMEOUT_SECS")]

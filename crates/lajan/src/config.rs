@@ -59,6 +59,7 @@ pub struct FileConfig {
     pub webhook_lease_secs: Option<u64>,
     pub auth_cache_ms: Option<u64>,
     pub pay_miss_limit: Option<u64>,
+    pub code_miss_limit: Option<u64>,
     pub http_header_timeout_secs: Option<u64>,
     pub http_idle_timeout_secs: Option<u64>,
     pub http_body_timeout_secs: Option<u64>,
@@ -256,6 +257,7 @@ impl ServeConfig {
             anyhow::bail!("LAJAN_AUTH_CACHE_MS must be at most 60000 (a revoked key works until its entry expires)");
         }
         let pay_miss_limit = args.pay_miss_limit.or(file.pay_miss_limit).unwrap_or(30);
+        let code_miss_limit = args.code_miss_limit.or(file.code_miss_limit).unwrap_or(30);
         let close_ms = args.ledger.sandbox_ledger_close_ms.or(file.sandbox_ledger_close_ms).unwrap_or(1000);
         if close_ms == 0 || close_ms > 60_000 {
             anyhow::bail!("LAJAN_SANDBOX_LEDGER_CLOSE_MS must be between 1 and 60000");
@@ -299,6 +301,7 @@ impl ServeConfig {
                 redis_url,
                 auth_cache_ms,
                 pay_miss_limit,
+                code_miss_limit,
                 connections: connection_limits(args, &file)?,
                 trusted_proxies,
             },

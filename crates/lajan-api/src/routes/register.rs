@@ -14,13 +14,13 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Router};
 use lajan_domain::Timestamp;
-use lajan_domain::invitation::{CODE_TTL_MS, Step};
+use lajan_domain::invitation::Step;
 use lajan_domain::network::ClientAddress;
 use lajan_domain::payout::ExecStatus;
 use lajan_domain::stellar_memo::StellarMemo;
 use lajan_i18n::{Lang, text};
 use lajan_services::ServiceError;
-use lajan_services::registration::Registration;
+use lajan_services::registration::{CheckPage, Registration};
 use lajan_services::views::money;
 use minijinja::{Environment, context};
 use serde::Deserialize;
@@ -181,6 +181,29 @@ fn refusal(e: &ServiceError, lang: Lang) -> (StatusCode, String) {
     }
 }
 
+/// The 429 page for `client` when it gave its wrong codes for the hour: a code step from it is
+/// not even checked, so a right guess among the refusals is never told apart.
+pub(crate) fn codes_blocked(state: &AppState, client: IpAddr, lang: Lang) -> Option<Response> {
+    state.code_misses.blocked(client, Timestamp::now()).map(|retry_after| too_many_guesses(retry_after, lang))
+}
+
+/// Counts a wrong code `client` gave on any registration or deposit page; the 429 page when it
+/// was one past `LAJAN_CODE_MISS_LIMIT` this hour.
+pub(crate) async fn count_code_miss(
+    state: &AppState,
+    client: IpAddr,
+    lang: Lang,
+    done: &Result<(), ServiceError>,
+) -> Option<Response> {
+    let Err(ServiceError::Invalid(invalid)) = done else { return None };
+    if !matches!(invalid.code, "wrong_code" | "too_many_codes") {
+        return None;
+    }
+    let limit = state.config.code_miss_limit;
+    let retry_after = state.code_misses.miss(state.limiter.as_ref(), limit, client, Timestamp::now()).await?;
+    Some(too_many_guesses(retry_after, lang))
+}
+
 /// `POST /r/{token}/{step}`: `code` (send one), `confirm` (the code), `verify` (the answer) or
 /// `wallet` (the address).
 async fn submit(
@@ -198,14 +221,22 @@ async fn submit(
         Ok(found) => found,
         Err(refused) => return refused,
     };
+    if action == "confirm"
+        && let Some(blocked) = codes_blocked(&state, client, lang)
+    {
+        return blocked;
+    }
     let services = &state.services;
     let done = match action.as_str() {
         "code" => services.send_registration_code(&r).await,
-        "confirm" => services.confirm_registration_code(&r, &form.code).await,
-        "verify" => services.answer_registration_question(&r, &form.answer).await,
-        "wallet" => services.register_receiver_wallet(&r, &form.address, &form.memo).await.map(drop),
+        "confirm" => services.confirm_registration_code(Some(&r), CheckPage::Link, &form.code).await,
+        "verify" => services.answer_registration_question(&r, CheckPage::Link, &form.answer).await,
+        "wallet" => services.register_receiver_wallet(&r, CheckPage::Link, &form.address, &form.memo).await.map(drop),
         _ => return plain_page(StatusCode::NOT_FOUND, lang, "register-gone-title", "register-gone", &[]),
     };
+    if let Some(blocked) = count_code_miss(&state, client, lang, &done).await {
+        return blocked;
+    }
     let page = Page::link(&token, lang, named.is_some());
     let Err(e) = done else { return Redirect::to(&page.url()).into_response() };
     // The page as it is now: a wrong try may have locked it.
@@ -296,9 +327,7 @@ pub(crate) fn render(r: &Registration, page: &Page<'_>, refusal: Option<String>,
     let lang = page.lang;
     let (due, client) = (&r.due, &r.due.client);
     let now = Timestamp::now();
-    let checks = &due.invitation.checks;
-    let code_sent = checks.code_hash.is_some()
-        && checks.code_sent_at.is_some_and(|sent| now.as_millis() < sent.as_millis() + CODE_TTL_MS);
+    let code_sent = due.invitation.checks.code_live(now);
     let waiting = if due.waiting.is_empty() {
         let mut totals: Vec<(&str, i64)> = Vec::new();
         for p in &r.payouts {

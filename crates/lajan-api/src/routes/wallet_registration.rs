@@ -4,7 +4,10 @@
 //! registered with one press, no address typed. Served with the registration page's headers.
 
 use super::pay::plain_page;
-use super::register::{Page, PageQuery, find_page, page_headers, page_response, refused_page, render, templates};
+use super::register::{
+    Page, PageQuery, codes_blocked, count_code_miss, find_page, page_headers, page_response, refused_page, render,
+    templates,
+};
 use crate::state::AppState;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
@@ -14,7 +17,6 @@ use axum::{Extension, Router};
 use lajan_domain::invitation::Step;
 use lajan_domain::network::ClientAddress;
 use lajan_i18n::Lang;
-use lajan_services::ServiceError;
 use lajan_services::wallet_registration::WalletRegistration;
 use minijinja::context;
 use serde::Deserialize;
@@ -69,9 +71,10 @@ fn page_of<'a>(w: &'a WalletRegistration, token: &str, named: Option<Lang>) -> P
 }
 
 fn show(w: &WalletRegistration, page: &Page<'_>, refused: Option<String>, status: StatusCode) -> Response {
-    // Until the code is confirmed the page is the same whether or not the contact matched an
-    // invitation (no organization, no amount), so it never tells whose phone has one.
-    if let Some(r) = w.registration.as_ref().filter(|r| r.step != Step::ConfirmContact) {
+    // Until this page's own code is confirmed it is the same whether or not the contact matched
+    // an invitation (no organization, no amount), so it never tells whose phone has one.
+    let proved = w.contact_confirmed() || w.deposit.registered_at.is_some();
+    if let Some(r) = w.registration.as_ref().filter(|r| proved && r.step != Step::ConfirmContact) {
         return render(r, page, refused, status);
     }
     let step = if w.contact_given { "confirm_contact" } else { "contact" };
@@ -118,21 +121,25 @@ async fn submit(
         Ok(w) => w,
         Err(refused) => return refused,
     };
+    if action == "confirm"
+        && let Some(blocked) = codes_blocked(&state, client, language(&w, named))
+    {
+        return blocked;
+    }
     let services = &state.services;
-    let unmatched = || Err(ServiceError::Invalid(lajan_domain::Invalid::new("wrong_code", "This code is not right")));
-    let done = match (action.as_str(), &w.registration) {
-        ("contact", _) => services.give_wallet_contact(&w, &form.contact).await,
-        // A contact that matched no invitation: every code is wrong, as a wrong one would be.
-        ("code", None) => Ok(()),
-        ("confirm", None) => unmatched(),
-        ("code", Some(r)) => services.send_registration_code(r).await,
-        ("confirm", Some(r)) => services.confirm_registration_code(r, &form.code).await,
-        ("verify", Some(r)) => services.answer_registration_question(r, &form.answer).await,
-        ("wallet", Some(_)) => Ok(()),
+    let done = match action.as_str() {
+        "contact" => services.give_wallet_contact(&w, &form.contact).await,
+        "code" => services.resend_wallet_code(&w).await,
+        "confirm" => services.confirm_wallet_code(&w, &form.code).await,
+        "verify" => services.answer_wallet_question(&w, &form.answer).await,
+        "wallet" if w.contact_confirmed() => Ok(()),
         _ => {
             return plain_page(StatusCode::NOT_FOUND, language(&w, named), "register-gone-title", "register-gone", &[]);
         }
     };
+    if let Some(blocked) = count_code_miss(&state, client, language(&w, named), &done).await {
+        return blocked;
+    }
     // Read again once: the step may have moved (a wrong try may have locked it), and when only
     // the wallet is left it is registered (a refused registration changes nothing).
     let now = match services.wallet_registration(&token).await {
@@ -140,7 +147,7 @@ async fn submit(
         _ => w,
     };
     let done = match done {
-        Ok(()) if now.registration.as_ref().is_some_and(|r| r.step == Step::Wallet) => {
+        Ok(()) if now.contact_confirmed() && now.registration.as_ref().is_some_and(|r| r.step == Step::Wallet) => {
             services.finish_wallet_registration(&now).await
         }
         done => done,

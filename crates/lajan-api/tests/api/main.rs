@@ -32,6 +32,7 @@ mod openapi_examples;
 mod pay;
 mod payouts;
 mod receipts;
+mod receiver_takeover;
 mod receivers;
 mod registration;
 mod reminders;

@@ -46,7 +46,7 @@ pub(crate) async fn submit(app: &TestApp, token: &str, step: &str, form: &[(&str
 }
 
 /// The page's step and its HTML, checking it is a page.
-async fn shown(r: Response, status: u16) -> (String, String) {
+pub(crate) async fn shown(r: Response, status: u16) -> (String, String) {
     assert_eq!(r.status().as_u16(), status);
     let html = r.text().await.unwrap();
     let step = html.split("data-step=\"").nth(1).map(|s| s.split('"').next().unwrap().to_owned()).unwrap_or_default();

@@ -132,7 +132,7 @@ api_test!(every_bad_request_is_refused_in_the_sep_s_shape, |app| {
 });
 
 /// The step a page shows, and the page.
-async fn page_step(r: reqwest::Response, status: u16) -> (String, String) {
+pub(crate) async fn page_step(r: reqwest::Response, status: u16) -> (String, String) {
     let got = r.status().as_u16();
     let html = r.text().await.unwrap();
     assert_eq!(got, status, "{html}");
@@ -140,12 +140,12 @@ async fn page_step(r: reqwest::Response, status: u16) -> (String, String) {
     (step, html)
 }
 
-async fn post_step(app: &TestApp, page: &str, step: &str, form: &[(&str, &str)]) -> reqwest::Response {
+pub(crate) async fn post_step(app: &TestApp, page: &str, step: &str, form: &[(&str, &str)]) -> reqwest::Response {
     app.http.post(app.url(&format!("{page}/{step}"))).form(form).send().await.unwrap()
 }
 
 /// A deposit started for the wallet of `token`: its id and its page's path.
-async fn interactive(app: &TestApp, token: &str) -> (String, String) {
+pub(crate) async fn interactive(app: &TestApp, token: &str) -> (String, String) {
     let (status, started) = start(app, token, json!({ "asset_code": "USDC", "lang": "en" })).await;
     assert_eq!(status, 200, "{started}");
     let path = started["url"].as_str().unwrap().strip_prefix("https://pay.lajan.test").unwrap().to_owned();

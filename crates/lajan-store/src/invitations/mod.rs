@@ -81,6 +81,16 @@ pub struct RegistrationChange<'a> {
     pub event: Option<EventFor<'a, Invitation>>,
 }
 
+/// Which page's checks a registration stands on.
+#[derive(Debug, Clone, Copy)]
+pub struct RegistrationProof<'a> {
+    /// The wallet's deposit page the receiver passed the checks on (locked and read in the
+    /// registration's transaction); `None`: the invitation's own link.
+    pub deposit: Option<&'a str>,
+    /// The client has a question to answer.
+    pub asks_verification: bool,
+}
+
 /// The registration page's writes: a receiver who holds a link confirms their contact, answers
 /// the organization's question and gives a wallet; the organization unlocks a locked one.
 #[async_trait]
@@ -102,13 +112,14 @@ pub trait RegistrationStore: Send + Sync {
     /// The receiver's wallet, once their checks are passed: the client takes it, the payouts
     /// waiting for it are released (as `update_client` does), the invitation is `registered`,
     /// and `event` (`client.registered`) is recorded, in one transaction. Refused
-    /// (`registration_incomplete`) when the invitation is not at that step.
+    /// (`registration_incomplete`) when the invitation, or the page `proof` names, is not at
+    /// that step.
     async fn register_receiver_wallet(
         &self,
         tenant: &Tenant,
         client_id: &str,
         wallet: ClientWallet<'_>,
-        asks_verification: bool,
+        proof: RegistrationProof<'_>,
         at: Timestamp,
         event: EventFor<'_, (Client, Invitation)>,
     ) -> StoreResult<(Client, Invitation)>;

@@ -1,7 +1,7 @@
 // The registration page's writes, for both backends; included after `invitations/sql.rs` (its
 // `invitation_columns!`) and `clients/sql.rs` (`lock_client`).
 
-use crate::invitations::{RegistrationChange, RegistrationStore};
+use crate::invitations::{RegistrationChange, RegistrationProof, RegistrationStore};
 
 /// Client `client_id`'s invitation locked for the change a registration step makes.
 async fn lock_invitation(tx: &mut Tx, tenant: &Tenant, client_id: &str) -> StoreResult<Invitation> {
@@ -24,8 +24,8 @@ async fn save_checks(tx: &mut Tx, i: &Invitation, at: Timestamp) -> StoreResult<
     let c = &i.checks;
     query(
         "UPDATE invitations SET status = $1, locked_at = $2, code_hash = $3, code_sent_at = $4, code_tries = $5,
-                contact_confirmed_at = $6, verified_at = $7, verify_failures = $8, updated_at = $9
-         WHERE client_id = $10",
+                contact_confirmed_at = $6, verified_at = $7, verify_failures = $8, code_failures = $9, updated_at = $10
+         WHERE client_id = $11",
     )
     .bind(i.status.as_str())
     .bind(i.locked_at.map(Timestamp::as_millis))
@@ -34,7 +34,8 @@ async fn save_checks(tx: &mut Tx, i: &Invitation, at: Timestamp) -> StoreResult<
     .bind(c.code_tries)
     .bind(c.contact_confirmed_at.map(Timestamp::as_millis))
     .bind(c.verified_at.map(Timestamp::as_millis))
-    .bind(c.verify_failures)
+    .bind(i.verify_failures)
+    .bind(i.code_failures)
     .bind(at.as_millis())
     .bind(&i.client_id)
     .execute(&mut **tx)
@@ -83,7 +84,7 @@ impl RegistrationStore for ThisStore {
         tenant: &Tenant,
         client_id: &str,
         wallet: ClientWallet<'_>,
-        asks_verification: bool,
+        proof: RegistrationProof<'_>,
         at: Timestamp,
         event: EventFor<'_, (Client, Invitation)>,
     ) -> StoreResult<(Client, Invitation)> {
@@ -92,7 +93,13 @@ impl RegistrationStore for ThisStore {
         // two never wait on each other.
         let mut client = lock_client(&mut tx, tenant, client_id).await?;
         let before = lock_invitation(&mut tx, tenant, client_id).await?;
-        if before.step(asks_verification) != lajan_domain::invitation::Step::Wallet {
+        // A deposit's page stands on what it proved itself, never on the invitation's link.
+        let checks = match proof.deposit {
+            Some(id) => deposit_proves(&mut tx, id, tenant, client_id).await?,
+            None => Some(before.checks.clone()),
+        };
+        let step = checks.map(|c| before.step_on(&c, proof.asks_verification));
+        if step != Some(lajan_domain::invitation::Step::Wallet) {
             return Err(StoreError::Rejected(lajan_domain::Invalid::new(
                 "registration_incomplete",
                 "This invitation cannot take a wallet now",

@@ -7,7 +7,7 @@ use lajan_domain::invitation::{Invitation, RegistrationChecks};
 macro_rules! invitation_columns {
     () => {
         "client_id, org_id, env, status, sends, last_sent_at, next_send_at, created_at, registered_at, locked_at,
-         code_hash, code_sent_at, code_tries, contact_confirmed_at, verified_at, verify_failures"
+         code_hash, code_sent_at, code_tries, contact_confirmed_at, verified_at, verify_failures, code_failures"
     };
 }
 
@@ -28,8 +28,9 @@ fn invitation_from_row(row: &DbRow) -> StoreResult<Invitation> {
             code_tries: row.try_get("code_tries")?,
             contact_confirmed_at: opt_ts(row.try_get("contact_confirmed_at")?),
             verified_at: opt_ts(row.try_get("verified_at")?),
-            verify_failures: row.try_get("verify_failures")?,
         },
+        verify_failures: row.try_get("verify_failures")?,
+        code_failures: row.try_get("code_failures")?,
     })
 }
 
@@ -57,7 +58,7 @@ async fn queue_invitations(tx: &mut Tx, tenant: &Tenant, approved: Approved<'_>,
          ON CONFLICT (client_id) DO UPDATE SET status = 'invited', sends = 0, last_sent_at = NULL,
                 next_send_at = excluded.next_send_at, updated_at = excluded.updated_at, registered_at = NULL,
                 code_hash = NULL, code_sent_at = NULL, code_tries = 0, contact_confirmed_at = NULL, verified_at = NULL,
-                verify_failures = 0
+                verify_failures = 0, code_failures = 0
          WHERE invitations.status IN ('expired', 'registered')"
     );
     query(&sql).bind(at.as_millis()).bind(id).bind(&tenant.org_id).bind(tenant.env.as_str()).execute(&mut **tx).await?;

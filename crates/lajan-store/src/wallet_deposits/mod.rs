@@ -1,10 +1,12 @@
 //! SEP-24 deposits: a wallet's user registering the wallet's account, and the payout the wallet
 //! follows afterwards. A deposit is only ever read by the account (and memo) it is for.
 
-use crate::StoreResult;
+use crate::messages::Outgoing;
+use crate::{EventFor, StoreResult};
 use async_trait::async_trait;
+use lajan_domain::invitation::{Invitation, RegistrationChecks};
 use lajan_domain::wallet_deposit::WalletDeposit;
-use lajan_domain::{Environment, Tenant, Timestamp};
+use lajan_domain::{Environment, Invalid, Tenant, Timestamp};
 
 /// A deposit as its interactive page opens it: with the receiver its contact matched, if any.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,6 +16,52 @@ pub struct LinkedDeposit {
     pub receiver: Option<(Tenant, String)>,
     /// How many contacts were given on the page.
     pub contact_tries: i64,
+    /// What this page itself proved: its own code, confirmation and answer.
+    pub checks: RegistrationChecks,
+    /// SHA-256 of the contact last given on the page.
+    pub contact_hash: Option<String>,
+}
+
+/// A code for the contact given on a deposit's page, as its transaction writes it.
+pub struct DepositCode<'a> {
+    /// SHA-256 of the contact as clients keep it: what the caps across pages count by.
+    pub contact_hash: &'a str,
+    /// The client whose open invitation the contact matched: the page is bound to it.
+    pub receiver: Option<(&'a Tenant, &'a str)>,
+    /// SHA-256 of the new code, bound to the deposit (a code is made whether or not it is sent,
+    /// so both cases do the same work).
+    pub code_hash: &'a str,
+    /// The code's message, queued only when the contact matched.
+    pub message: Option<Outgoing<'a>>,
+    /// A contact given (it counts as one of the page's contacts) rather than a code asked again.
+    pub new_contact: bool,
+}
+
+/// What became of a code asked for on a deposit's page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CodeSend {
+    Sent,
+    /// The page sent one less than a minute ago: wait this many seconds.
+    TooSoon(i64),
+    /// The contact had its codes for the hour, from every page together.
+    ContactBusy,
+    /// The deposit is registered or its link expired.
+    Gone,
+}
+
+/// A step's change to a page's checks and, when the page is bound to one, its invitation; given
+/// the wrong codes given for the page's contact today on every deposit page.
+pub type PageChange<'a> =
+    dyn Fn(&mut RegistrationChecks, Option<&mut Invitation>, i64) -> Result<bool, Invalid> + Send + Sync + 'a;
+
+/// One step on a deposit's page, applied in one transaction to its checks and, when the page is
+/// bound to a receiver, to their invitation (locked).
+pub struct DepositChange<'a> {
+    /// Changes the page's checks (and the invitation's counts or status), given the wrong codes
+    /// given for the page's contact today on every deposit page; whether `event` is due.
+    pub change: &'a PageChange<'a>,
+    /// Recorded with the change (`client.verification_locked`).
+    pub event: Option<EventFor<'a, Invitation>>,
 }
 
 /// Which of an account's deposits to list, newest first.
@@ -68,9 +116,19 @@ pub trait WalletDepositStore: Send + Sync {
         email: Option<&str>,
     ) -> StoreResult<Option<(Tenant, String)>>;
 
-    /// Counts a contact given on deposit `id`'s page and, when it matched, binds `receiver`.
-    async fn give_deposit_contact(&self, id: &str, receiver: Option<(&Tenant, &str)>, at: Timestamp)
-    -> StoreResult<()>;
+    /// A new code for deposit `id`'s page (and, with `code.new_contact`, its contact given and
+    /// the page bound to what it matched, forgetting what the page proved before). At most one
+    /// a minute per page and [`lajan_domain::invitation::CONTACT_CODES_PER_HOUR`] per contact.
+    async fn send_deposit_code(&self, id: &str, code: DepositCode<'_>, at: Timestamp) -> StoreResult<CodeSend>;
+
+    /// Applies `step` to deposit `id`'s page; its checks after it, and the invitation it is bound
+    /// to. `NotFound` for a deposit registered already.
+    async fn deposit_step(
+        &self,
+        id: &str,
+        at: Timestamp,
+        step: DepositChange<'_>,
+    ) -> StoreResult<(RegistrationChecks, Option<Invitation>)>;
 
     /// Marks deposit `id` registered, following `payout_id` (none when nothing waits).
     async fn register_wallet_deposit(&self, id: &str, payout_id: Option<&str>, at: Timestamp) -> StoreResult<()>;

@@ -1,8 +1,89 @@
 // SEP-24 deposits, for both backends; included after `payouts/sql.rs` (a deposit joins the
 // payout it follows through `read_payout`).
 
-use crate::wallet_deposits::{DepositQuery, LinkedDeposit, WalletDepositStore};
+use crate::wallet_deposits::{CodeSend, DepositChange, DepositCode, DepositQuery, LinkedDeposit, WalletDepositStore};
+use lajan_domain::invitation::CONTACT_CODES_PER_HOUR;
 use lajan_domain::wallet_deposit::WalletDeposit;
+
+const HOUR_MS: i64 = 3_600_000;
+
+/// The checks a deposit's page proved itself, from its row.
+fn deposit_checks(row: &DbRow) -> StoreResult<RegistrationChecks> {
+    Ok(RegistrationChecks {
+        code_hash: row.try_get("code_hash")?,
+        code_sent_at: opt_ts(row.try_get("code_sent_at")?),
+        code_tries: row.try_get("code_tries")?,
+        contact_confirmed_at: opt_ts(row.try_get("contact_confirmed_at")?),
+        verified_at: opt_ts(row.try_get("verified_at")?),
+    })
+}
+
+/// An unregistered deposit's page, locked: its checks, its contact's hash and who it is bound to.
+struct LockedDeposit {
+    checks: RegistrationChecks,
+    contact_hash: Option<String>,
+    receiver: Option<(Tenant, String)>,
+    link_expires_at: Timestamp,
+}
+
+async fn lock_deposit(tx: &mut Tx, id: &str) -> StoreResult<Option<LockedDeposit>> {
+    let row = query(concat!(
+        "SELECT env, org_id, client_id, contact_hash, link_expires_at, code_hash, code_sent_at, code_tries,
+                contact_confirmed_at, verified_at
+         FROM wallet_deposits WHERE id = $1 AND registered_at IS NULL",
+        for_update!()
+    ))
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await?;
+    let Some(row) = row else { return Ok(None) };
+    let env = env_of(&row)?;
+    let receiver = match (row.try_get::<Option<String>, _>("org_id")?, row.try_get::<Option<String>, _>("client_id")?) {
+        (Some(org), Some(client)) => Some((Tenant::new(org, env), client)),
+        _ => None,
+    };
+    Ok(Some(LockedDeposit {
+        checks: deposit_checks(&row)?,
+        contact_hash: row.try_get("contact_hash")?,
+        receiver,
+        link_expires_at: ts(row.try_get("link_expires_at")?),
+    }))
+}
+
+async fn save_deposit_checks(tx: &mut Tx, id: &str, c: &RegistrationChecks, at: Timestamp) -> StoreResult<()> {
+    query(
+        "UPDATE wallet_deposits SET code_hash = $1, code_sent_at = $2, code_tries = $3, contact_confirmed_at = $4,
+                verified_at = $5, updated_at = $6
+         WHERE id = $7",
+    )
+    .bind(&c.code_hash)
+    .bind(c.code_sent_at.map(Timestamp::as_millis))
+    .bind(c.code_tries)
+    .bind(c.contact_confirmed_at.map(Timestamp::as_millis))
+    .bind(c.verified_at.map(Timestamp::as_millis))
+    .bind(at.as_millis())
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// What deposit pages did for one contact since `since`: `column` summed (`codes_sent`,
+/// `code_tries`) over every page that was given it.
+async fn contact_sum(tx: &mut Tx, column: &str, contact_hash: &str, since: i64) -> StoreResult<i64> {
+    let sql = format!(
+        "SELECT CAST(COALESCE(SUM({column}), 0) AS BIGINT) FROM wallet_deposits WHERE contact_hash = $1 AND updated_at > $2"
+    );
+    Ok(query_scalar(&sql).bind(contact_hash).bind(since).fetch_one(&mut **tx).await?)
+}
+
+/// A deposit's page bound to the receiver `r` proves its checks for them: the registration's
+/// transaction reads it locked.
+async fn deposit_proves(tx: &mut Tx, id: &str, tenant: &Tenant, client_id: &str) -> StoreResult<Option<RegistrationChecks>> {
+    let Some(d) = lock_deposit(tx, id).await? else { return Ok(None) };
+    let bound = d.receiver.as_ref().is_some_and(|(t, c)| t.org_id == tenant.org_id && t.env == tenant.env && c == client_id);
+    Ok(bound.then_some(d.checks))
+}
 
 const DEPOSIT_COLUMNS: &str = "id, env, account, memo, asset_code, lang, link_expires_at, started_at, updated_at,
                                registered_at, payout_id";
@@ -129,7 +210,9 @@ impl WalletDepositStore for ThisStore {
     async fn wallet_deposit_by_link(&self, link_hash: &str) -> StoreResult<Option<LinkedDeposit>> {
         let mut conn = self.reader().acquire().await?;
         let sql = format!(
-            "SELECT {DEPOSIT_COLUMNS}, org_id, client_id, contact_tries FROM wallet_deposits WHERE link_hash = $1"
+            "SELECT {DEPOSIT_COLUMNS}, org_id, client_id, contact_tries, code_hash, code_sent_at, code_tries,
+                    contact_confirmed_at, verified_at, contact_hash
+             FROM wallet_deposits WHERE link_hash = $1"
         );
         let row = query(&sql).bind(link_hash).fetch_optional(&mut *conn).await?;
         let Some(row) = row else { return Ok(None) };
@@ -140,9 +223,11 @@ impl WalletDepositStore for ThisStore {
             _ => None,
         };
         let contact_tries = row.try_get("contact_tries")?;
+        let checks = deposit_checks(&row)?;
+        let contact_hash = row.try_get("contact_hash")?;
         drop(row);
         let deposit = with_payout(&mut conn, found).await?;
-        Ok(Some(LinkedDeposit { deposit, receiver, contact_tries }))
+        Ok(Some(LinkedDeposit { deposit, receiver, contact_tries, checks, contact_hash }))
     }
 
     async fn invited_by_contact(
@@ -166,20 +251,76 @@ impl WalletDepositStore for ThisStore {
         row.map(|r| Ok((Tenant::new(r.try_get::<String, _>("org_id")?, env), r.try_get("id")?))).transpose()
     }
 
-    async fn give_deposit_contact(&self, id: &str, receiver: Option<(&Tenant, &str)>, at: Timestamp) -> StoreResult<()> {
+    async fn send_deposit_code(&self, id: &str, code: DepositCode<'_>, at: Timestamp) -> StoreResult<CodeSend> {
         let mut tx = self.begin_write().await?;
+        let Some(d) = lock_deposit(&mut tx, id).await? else { return Ok(CodeSend::Gone) };
+        if d.link_expires_at.as_millis() < at.as_millis() {
+            return Ok(CodeSend::Gone);
+        }
+        if !code.new_contact
+            && let Some(seconds) = d.checks.code_wait(at)
+        {
+            return Ok(CodeSend::TooSoon(seconds));
+        }
+        let busy = contact_sum(&mut tx, "codes_sent", code.contact_hash, at.as_millis() - HOUR_MS).await?
+            >= CONTACT_CODES_PER_HOUR;
+        if busy && !code.new_contact {
+            return Ok(CodeSend::ContactBusy);
+        }
+        // A new contact starts the page over (what it proved was for the contact before) and
+        // counts as one of the page's, sent a code or not.
         query(
-            "UPDATE wallet_deposits SET contact_tries = contact_tries + 1, updated_at = $1,
-                    org_id = COALESCE($2, org_id), client_id = COALESCE($3, client_id)
-             WHERE id = $4 AND registered_at IS NULL",
+            "UPDATE wallet_deposits SET contact_hash = $1, org_id = $2, client_id = $3, code_hash = $4, code_sent_at = $5,
+                    code_tries = CASE WHEN $6 THEN 0 ELSE code_tries END,
+                    contact_confirmed_at = NULL, verified_at = NULL, codes_sent = codes_sent + CASE WHEN $8 THEN 0 ELSE 1 END,
+                    contact_tries = contact_tries + CASE WHEN $6 THEN 1 ELSE 0 END, updated_at = $9
+             WHERE id = $7",
         )
-        .bind(at.as_millis())
-        .bind(receiver.map(|(t, _)| t.org_id.as_str()))
-        .bind(receiver.map(|(_, c)| c))
+        .bind(code.contact_hash)
+        .bind(code.receiver.map(|(t, _)| t.org_id.as_str()))
+        .bind(code.receiver.map(|(_, c)| c))
+        .bind((!busy).then_some(code.code_hash))
+        .bind((!busy).then_some(at.as_millis()).or(d.checks.code_sent_at.map(Timestamp::as_millis)))
+        .bind(code.new_contact)
         .bind(id)
+        .bind(busy)
+        .bind(at.as_millis())
         .execute(&mut *tx)
         .await?;
-        self.commit(tx).await
+        if !busy && let (Some(out), Some((tenant, client_id))) = (code.message, code.receiver) {
+            insert_message(&mut tx, tenant, out.message, MessageAbout::Client(client_id), at, out.event).await?;
+        }
+        self.commit(tx).await?;
+        Ok(if busy { CodeSend::ContactBusy } else { CodeSend::Sent })
+    }
+
+    async fn deposit_step(
+        &self,
+        id: &str,
+        at: Timestamp,
+        step: DepositChange<'_>,
+    ) -> StoreResult<(RegistrationChecks, Option<Invitation>)> {
+        let mut tx = self.begin_write().await?;
+        let mut d = lock_deposit(&mut tx, id).await?.ok_or(StoreError::NotFound)?;
+        let wrong_today = match &d.contact_hash {
+            Some(hash) => contact_sum(&mut tx, "code_tries", hash, at.as_millis() - 24 * HOUR_MS).await?,
+            None => 0,
+        };
+        let mut invitation = match &d.receiver {
+            Some((tenant, client_id)) => Some(lock_invitation(&mut tx, tenant, client_id).await?),
+            None => None,
+        };
+        let changed = (step.change)(&mut d.checks, invitation.as_mut(), wrong_today).map_err(StoreError::Rejected)?;
+        save_deposit_checks(&mut tx, id, &d.checks, at).await?;
+        if let Some(i) = &invitation {
+            save_checks(&mut tx, i, at).await?;
+            if let Some(event) = changed.then_some(step.event).flatten() {
+                let page = i.tenant.clone().acting_as(lajan_domain::Actor::System(lajan_domain::Actor::REGISTRATION_PAGE.to_owned()));
+                insert_event(&mut tx, &page, at, &event(i)).await?;
+            }
+        }
+        self.commit(tx).await?;
+        Ok((d.checks, invitation))
     }
 
     async fn register_wallet_deposit(&self, id: &str, payout_id: Option<&str>, at: Timestamp) -> StoreResult<()> {

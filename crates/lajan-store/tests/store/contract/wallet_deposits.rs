@@ -1,10 +1,12 @@
 //! Wallet deposits: read only by the account and memo they are for, listed newest first with
-//! the SEP's filters and paging, unfinished ones forgotten a day after their link expired.
+//! the SEP's filters and paging, unfinished ones forgotten a day after their link expired; a
+//! deposit's page keeps its own checks, and counts one contact's codes across pages.
 
 use lajan_domain::id::IdKind;
+use lajan_domain::invitation::{Invitation, RegistrationChecks};
 use lajan_domain::wallet_deposit::{LINK_TTL_MS, WalletDeposit};
-use lajan_domain::{Environment, Timestamp};
-use lajan_store::{DepositQuery, contract};
+use lajan_domain::{Environment, Invalid, Timestamp};
+use lajan_store::{CodeSend, DepositChange, DepositCode, DepositQuery, contract};
 
 fn deposit(account: &str, memo: Option<u64>, asset: &str, at: Timestamp) -> WalletDeposit {
     WalletDeposit {
@@ -62,26 +64,64 @@ contract!(a_deposit_is_read_by_its_own_account_and_memo_only, |store| {
     assert_eq!(store.open_wallet_deposits(next_day, 100).await.unwrap(), 1);
 });
 
+/// A code for contact `contact` on deposit `id`'s page, bound to `receiver`.
+fn code<'a>(contact: &'a str, receiver: Option<(&'a lajan_domain::Tenant, &'a str)>, new: bool) -> DepositCode<'a> {
+    DepositCode { contact_hash: contact, receiver, code_hash: "code", message: None, new_contact: new }
+}
+
 contract!(a_deposit_page_counts_contacts_binds_a_receiver_once_and_registers, |store| {
     let now = Timestamp::now();
     let d = deposit("GA", Some(7), "USDC", now);
     store.start_wallet_deposit(&d, "link").await.unwrap();
     let opened = store.wallet_deposit_by_link("link").await.unwrap().unwrap();
     assert_eq!((opened.deposit, opened.receiver, opened.contact_tries), (d.clone(), None, 0));
+    assert_eq!((opened.checks, opened.contact_hash), (RegistrationChecks::default(), None));
     assert!(store.wallet_deposit_by_link("other").await.unwrap().is_none());
     assert!(store.invited_by_contact(Environment::Test, Some("+50937009999"), None).await.unwrap().is_none());
 
     let org = lajan_store::testing::organization(&store, "Acme").await;
     let tenant = lajan_domain::Tenant::new(org.id.clone(), Environment::Test);
-    store.give_deposit_contact(&d.id, None, now).await.unwrap();
-    store.give_deposit_contact(&d.id, Some((&tenant, "cli_1")), now).await.unwrap_err();
+    assert_eq!(store.send_deposit_code(&d.id, code("c1", None, true), now).await.unwrap(), CodeSend::Sent);
+    store.send_deposit_code(&d.id, code("c1", Some((&tenant, "cli_1")), true), now).await.unwrap_err();
     let opened = store.wallet_deposit_by_link("link").await.unwrap().unwrap();
     assert_eq!((opened.receiver, opened.contact_tries), (None, 1), "a client that does not exist is never bound");
+    assert_eq!((opened.checks.code_hash.as_deref(), opened.contact_hash.as_deref()), (Some("code"), Some("c1")));
+    assert_eq!(
+        store.send_deposit_code(&d.id, code("c1", None, false), now.plus_millis(1_000)).await.unwrap(),
+        CodeSend::TooSoon(60),
+        "one code a minute on a page"
+    );
+
+    // A step changes the page's checks; the contact's wrong codes today are summed across pages.
+    let seen = std::sync::Mutex::new(Vec::new());
+    let wrong = |c: &mut RegistrationChecks, i: Option<&mut Invitation>, today: i64| -> Result<bool, Invalid> {
+        seen.lock().unwrap().push((today, i.is_some()));
+        c.code_tries += 1;
+        Ok(false)
+    };
+    for _ in 0..2 {
+        store.deposit_step(&d.id, now, DepositChange { change: &wrong, event: None }).await.unwrap();
+    }
+    let other = deposit("GA", Some(7), "USDC", now);
+    store.start_wallet_deposit(&other, "link2").await.unwrap();
+    store.send_deposit_code(&other.id, code("c1", None, true), now).await.unwrap();
+    let (checks, invitation) =
+        store.deposit_step(&other.id, now, DepositChange { change: &wrong, event: None }).await.unwrap();
+    assert_eq!((checks.code_tries, invitation), (1, None));
+    assert_eq!(*seen.lock().unwrap(), [(0, false), (1, false), (2, false)]);
+
+    // Five codes an hour for one contact, every page together; a new contact still counts.
+    for _ in 0..3 {
+        store.send_deposit_code(&other.id, code("c1", None, true), now).await.unwrap();
+    }
+    assert_eq!(store.send_deposit_code(&other.id, code("c1", None, true), now).await.unwrap(), CodeSend::ContactBusy);
+    assert_eq!(store.wallet_deposit_by_link("link2").await.unwrap().unwrap().contact_tries, 5);
+    assert_eq!(store.send_deposit_code(&other.id, code("c2", None, true), now).await.unwrap(), CodeSend::Sent);
 
     store.register_wallet_deposit(&d.id, None, now.plus_millis(5)).await.unwrap();
     let registered = store.wallet_deposit_by_link("link").await.unwrap().unwrap().deposit;
     assert_eq!((registered.registered_at, registered.payout), (Some(now.plus_millis(5)), None));
-    store.give_deposit_contact(&d.id, None, now).await.unwrap();
+    assert_eq!(store.send_deposit_code(&d.id, code("c1", None, true), now).await.unwrap(), CodeSend::Gone);
     assert_eq!(
         store.wallet_deposit_by_link("link").await.unwrap().unwrap().contact_tries,
         1,
