@@ -143,6 +143,7 @@ pub mod scope {
         PayoutsRead => Scope::Read("payouts"),
         PayoutsWrite => Scope::Write("payouts"),
         PayoutsApprove => Scope::ApprovePayouts,
+        SandboxRead => Scope::Read("sandbox"),
         WebhookEndpointsRead => Scope::Read("webhook-endpoints"),
         WebhookEndpointsWrite => Scope::Write("webhook-endpoints"),
     }

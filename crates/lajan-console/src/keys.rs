@@ -22,6 +22,7 @@ fn all_scopes() -> Vec<String> {
         scopes.push(format!("{area}:write"));
     }
     scopes.push("payouts:approve".to_owned());
+    scopes.push(lajan_domain::scope::SANDBOX_READ.to_owned());
     scopes
 }
 

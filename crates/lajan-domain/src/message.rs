@@ -183,3 +183,57 @@ pub enum SendOutcome {
         error: String,
     },
 }
+
+/// Templates whose words carry a secret: an invitation's link (its token is the capability to
+/// register a wallet) and a registration code.
+pub const SECRET_TEMPLATES: [&str; 2] = ["invitation", "registration_code"];
+
+/// What a message of `template` says, as it may be read back (API, events, webhooks, console):
+/// for a template in [`SECRET_TEMPLATES`], every registration link's token (after `/r/`) and
+/// every 6-digit code shown as `***`; any other message as it is. Only the outbox's delivery
+/// (and the sandbox's own endpoint) reads the words whole.
+pub fn readable(template: &str, words: &str) -> String {
+    if !SECRET_TEMPLATES.contains(&template) {
+        return words.to_owned();
+    }
+    let mut out = String::with_capacity(words.len());
+    let mut rest = words;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("/r/") {
+            out.push_str("/r/***");
+            rest = after.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            continue;
+        }
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 {
+            let follows_digit = out.chars().next_back().is_some_and(|c| c.is_ascii_digit());
+            out.push_str(if digits == 6 && !follows_digit { "***" } else { &rest[..digits] });
+            rest = &rest[digits..];
+            continue;
+        }
+        let mut chars = rest.chars();
+        if let Some(c) = chars.next() {
+            out.push(c);
+        }
+        rest = chars.as_str();
+    }
+    out
+}
+
+#[cfg(test)]
+mod readable_tests {
+    use super::readable;
+
+    #[test]
+    fn links_and_codes_are_hidden_and_nothing_else() {
+        let invitation = "Acme sends you 25.00 USDC: https://pay.lajan.test/r/AbC-d_9xYz0123456789ab Reply STOP";
+        assert_eq!(
+            readable("invitation", invitation),
+            "Acme sends you 25.00 USDC: https://pay.lajan.test/r/*** Reply STOP"
+        );
+        assert_eq!(readable("registration_code", "Acme: your code is 048213."), "Acme: your code is ***.");
+        assert_eq!(readable("registration_code", "call +50937000001 or 1234567"), "call +50937000001 or 1234567");
+        assert_eq!(readable("invoice", "pay at /r/abc, code 123456"), "pay at /r/abc, code 123456", "not a secret");
+        assert_eq!(readable("invitation", "<a href=\"https://x/r/tok\">x</a>"), "<a href=\"https://x/r/***\">x</a>");
+    }
+}

@@ -9,6 +9,10 @@ use std::str::FromStr;
 pub const AREAS: &[&str] =
     &["invoices", "payouts", "clients", "payment-links", "disbursements", "webhook-endpoints", "events", "settings"];
 
+/// Reads the sandbox's messages whole, registration codes and links included: tests reach a
+/// receiver's code this way, never through `GET /v1/messages` or events, which hide them.
+pub const SANDBOX_READ: &str = "sandbox:read";
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Scope {
     All,
@@ -52,9 +56,12 @@ impl FromStr for Scope {
         if s == "payouts:approve" {
             return Ok(Scope::ApprovePayouts);
         }
+        if s == SANDBOX_READ {
+            return Ok(Scope::Read("sandbox"));
+        }
         let bad = || {
             format!(
-                "unknown scope {s:?}: expected *, payouts:approve or <area>:read|write with area one of {}",
+                "unknown scope {s:?}: expected *, payouts:approve, sandbox:read or <area>:read|write with area one of {}",
                 AREAS.join(", ")
             )
         };
@@ -74,7 +81,7 @@ mod tests {
 
     #[test]
     fn parses_and_prints_every_form() {
-        for s in ["*", "payouts:approve", "clients:read", "webhook-endpoints:write"] {
+        for s in ["*", "payouts:approve", "sandbox:read", "clients:read", "webhook-endpoints:write"] {
             assert_eq!(s.parse::<Scope>().unwrap().to_string(), s);
         }
         for bad in ["", "clients", "clients:delete", "nope:read", "payouts:approve:x"] {

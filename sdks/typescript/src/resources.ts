@@ -545,8 +545,10 @@ export class Sandbox extends Resource {
   /**
    * `GET /v1/sandbox/messages`: every item, page after page, as it is iterated.
    *
-   * The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first (as
-   * `GET /v1/messages` lists them). Needs a sandbox key with scope `invoices:read` (or `*`).
+   * The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first,
+   * with their words whole: an invitation's link and a registration code, which `GET /v1/messages`,
+   * events, webhooks and the console show as `***`, are readable here so a test can walk a
+   * receiver's registration. Needs a sandbox key with scope `sandbox:read` (or `*`).
    */
   listMessages(params?: SandboxListMessagesParams, options?: RequestOptions): PagePromise<MessageView> {
     return this.client.page("/v1/sandbox/messages", params, options);

@@ -5,7 +5,7 @@
 use super::common::{IdempotencyKeyHeader, PageParams, PaginationView, ResourceId};
 use super::messages::{MessageList, MessageView};
 use crate::auth::Authed;
-use crate::auth::scope::{InvoicesRead, InvoicesWrite, PayoutsRead, PayoutsWrite};
+use crate::auth::scope::{InvoicesWrite, PayoutsRead, PayoutsWrite, SandboxRead};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{ApiJson, ExactNumber, OptionalJson, Pagination};
 use crate::idempotency::{Idempotency, json_bytes};
@@ -156,11 +156,11 @@ pub async fn pay(
 }
 
 #[utoipa::path(get, operation_id = "listSandboxMessages", path = "/v1/sandbox/messages", tag = "Sandbox",
-    description = "The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first (as `GET /v1/messages` lists them). Needs a sandbox key with scope `invoices:read` (or `*`).",
+    description = "The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first, with their words whole: an invitation's link and a registration code, which `GET /v1/messages`, events, webhooks and the console show as `***`, are readable here so a test can walk a receiver's registration. Needs a sandbox key with scope `sandbox:read` (or `*`).",
     params(PageParams),
-    responses((status = 200, body = MessageList), (status = 403, body = ErrorBody, description = "a live key, or a key without invoices:read")))]
+    responses((status = 200, body = MessageList), (status = 403, body = ErrorBody, description = "a live key, or a key without sandbox:read")))]
 pub async fn messages(
-    auth: Authed<InvoicesRead>,
+    auth: Authed<SandboxRead>,
     State(state): State<AppState>,
     Pagination(page): Pagination,
 ) -> ApiResult<Json<MessageList>> {
@@ -168,7 +168,7 @@ pub async fn messages(
     let query = lajan_store::messages::MessageQuery { page, ..Default::default() };
     let found = state.store.list_messages(auth.tenant(), &query).await?;
     let pagination = PaginationView::of(&found);
-    Ok(Json(MessageList { data: found.items.iter().map(MessageView::from).collect(), pagination }))
+    Ok(Json(MessageList { data: found.items.iter().map(MessageView::unredacted).collect(), pagination }))
 }
 
 /// One asset held by the organization's sandbox account.

@@ -25,6 +25,7 @@ mod live;
 mod live_channels;
 mod live_chaos;
 mod live_recovery;
+mod message_secrets;
 mod messages;
 mod metrics;
 mod openapi;

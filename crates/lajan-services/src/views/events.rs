@@ -56,10 +56,26 @@ impl From<Actor> for ActorView {
     }
 }
 
+/// A `message.*` event's message as it may be read back: events written before messages were
+/// redacted (see `MessageView`) hold an invitation's link or a code; they are hidden as read.
+fn hide_message_secrets(data: &mut serde_json::Value) {
+    let Some(object) = data.get_mut("object").and_then(serde_json::Value::as_object_mut) else { return };
+    let template = object.get("template").and_then(serde_json::Value::as_str).unwrap_or_default().to_owned();
+    for field in ["text", "html", "subject"] {
+        if let Some(words) = object.get_mut(field).filter(|w| w.is_string()) {
+            let hidden = lajan_domain::message::readable(&template, words.as_str().unwrap_or_default());
+            *words = serde_json::Value::String(hidden);
+        }
+    }
+}
+
 impl EventView {
     /// Fails only when the stored `data` is not JSON (it always is: the store wrote it).
     pub fn from_event(e: Event) -> serde_json::Result<Self> {
-        let data = serde_json::from_str(&e.data)?;
+        let mut data: serde_json::Value = serde_json::from_str(&e.data)?;
+        if e.event_type.starts_with("message.") {
+            hide_message_secrets(&mut data);
+        }
         Ok(EventView {
             id: e.id,
             event_type: e.event_type,

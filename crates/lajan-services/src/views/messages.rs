@@ -1,7 +1,7 @@
 //! How a message to a client looks from outside: the HTTP body and the object of its events.
 
 use lajan_domain::Timestamp;
-use lajan_domain::message::Message;
+use lajan_domain::message::{self, Message};
 use lajan_domain::reminder::DueReminder;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -52,7 +52,23 @@ pub struct MessageView {
 }
 
 impl From<&Message> for MessageView {
+    /// The message as it may be read back: an invitation's link and a registration code hidden
+    /// (`***`), so a read-only key, an event subscriber or a console reader never holds them.
     fn from(m: &Message) -> Self {
+        let hidden = |words: &str| message::readable(&m.template, words);
+        MessageView {
+            subject: m.subject.as_deref().map(hidden),
+            text: hidden(&m.body_text),
+            html: m.body_html.as_deref().map(hidden),
+            ..MessageView::unredacted(m)
+        }
+    }
+}
+
+impl MessageView {
+    /// The message with its words whole: only for the sandbox's own endpoint, behind a
+    /// sandbox key with `sandbox:read`.
+    pub fn unredacted(m: &Message) -> Self {
         MessageView {
             id: m.id.clone(),
             invoice_id: m.invoice_id.clone(),

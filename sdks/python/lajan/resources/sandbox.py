@@ -52,8 +52,10 @@ class Sandbox(SyncResource):
     ) -> SyncPage[MessageView]:
         """`GET /v1/sandbox/messages`: every item, page after page, as it is iterated.
 
-        The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first
-        (as `GET /v1/messages` lists them). Needs a sandbox key with scope `invoices:read` (or `*`).
+        The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first,
+        with their words whole: an invitation's link and a registration code, which `GET
+        /v1/messages`, events, webhooks and the console show as `***`, are readable here so a test
+        can walk a receiver's registration. Needs a sandbox key with scope `sandbox:read` (or `*`).
         """
         return self._client.page(MessageView, "/v1/sandbox/messages", params, options)
 
@@ -111,8 +113,10 @@ class AsyncSandbox(AsyncResource):
     ) -> AsyncPaginator[MessageView]:
         """`GET /v1/sandbox/messages`: every item, page after page, as it is iterated.
 
-        The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first
-        (as `GET /v1/messages` lists them). Needs a sandbox key with scope `invoices:read` (or `*`).
+        The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first,
+        with their words whole: an invitation's link and a registration code, which `GET
+        /v1/messages`, events, webhooks and the console show as `***`, are readable here so a test
+        can walk a receiver's registration. Needs a sandbox key with scope `sandbox:read` (or `*`).
         """
         return self._client.page(MessageView, "/v1/sandbox/messages", params, options)
 
