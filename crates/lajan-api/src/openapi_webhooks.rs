@@ -149,6 +149,12 @@ pub fn emitted_when(event_type: &str) -> Option<&'static str> {
              asset (its hold says which). Raised once; it is checked again every few minutes and sent once the \
              receiver fixes it, or fails with the hold's code after registrationWindowDays."
         }
+        "payout.approval_withdrawn" => {
+            "An approved payout waiting for its client to register a wallet went back to pending approval: the \
+             client's phone, email or question changed, or their invitation was unlocked, which changes who may \
+             register the wallet it goes to. An approver decides again (under requireDistinctApprover, not the \
+             one who made the change)."
+        }
         "payout.canceled" => {
             "An approved payout waiting for its client to register a wallet was canceled: by \
              POST /v1/payouts/{id}/cancel (cancelReason requested), or because the client did not register within \

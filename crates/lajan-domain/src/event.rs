@@ -58,6 +58,7 @@ pub const EVENT_TYPES: &[&str] = &[
     "payout.delayed",
     "payout.held",
     "payout.canceled",
+    "payout.approval_withdrawn",
     "settings.updated",
     "settings.change_requested",
     "settings.change_cancelled",

@@ -609,6 +609,7 @@ event-payout-failed = Payout failed
 event-payout-delayed = Payout delayed
 event-payout-held = Payout held
 event-payout-canceled = Payout canceled
+event-payout-approval_withdrawn = Payout approval withdrawn
 event-settings-updated = Settings changed
 event-webhook_endpoint-test = Test event
 event-webhook_endpoint-disabled = Webhook endpoint turned off

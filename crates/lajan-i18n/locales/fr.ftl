@@ -612,6 +612,7 @@ event-payout-failed = Versement échoué
 event-payout-delayed = Versement en retard
 event-payout-held = Versement retenu
 event-payout-canceled = Versement annulé
+event-payout-approval_withdrawn = Approbation du versement retirée
 event-settings-updated = Paramètres modifiés
 event-webhook_endpoint-test = Événement de test
 event-webhook_endpoint-disabled = Point de réception désactivé

@@ -606,6 +606,7 @@ event-payout-failed = Vèsman echwe
 event-payout-delayed = Vèsman an reta
 event-payout-held = Vèsman kenbe
 event-payout-canceled = Vèsman an anile
+event-payout-approval_withdrawn = Apwobasyon vèsman an retire
 event-settings-updated = Paramèt chanje
 event-webhook_endpoint-test = Evènman tès
 event-webhook_endpoint-disabled = Adrès webhook etenn

@@ -9,7 +9,7 @@ use lajan_domain::id::IdKind;
 use lajan_domain::payout::RELEASE_NEEDS_APPROVER;
 use lajan_domain::verification::{Verification, VerificationAnswer};
 use lajan_domain::{Tenant, Timestamp};
-use lajan_store::{IdempotentResponse, StoreError};
+use lajan_store::{IdempotentResponse, StoreError, WaitingPayouts};
 
 impl Services {
     /// Validates every field at once and records the client with `client.created`; one given
@@ -41,12 +41,14 @@ impl Services {
         may_approve_payouts: bool,
     ) -> ServiceResult<Client> {
         let (mut patch, answer) = patch.parse(Timestamp::now())?;
+        let waiting =
+            WaitingPayouts { may_release_approved: may_approve_payouts, withdrawn: Some(&crate::events::payout_event) };
         if let Some(answer) = answer {
             patch.verification = Some(seal(answer).await?);
         }
         let updated = self
             .store
-            .update_client(tenant, id, &patch, may_approve_payouts, Timestamp::now(), &client_event("client.updated"))
+            .update_client(tenant, id, &patch, waiting, Timestamp::now(), &client_event("client.updated"))
             .await;
         let (client, released) = match updated {
             Err(StoreError::Rejected(refusal)) if refusal.code == "forbidden" => {

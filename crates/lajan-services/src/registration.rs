@@ -184,6 +184,7 @@ impl Services {
             change: &change,
             message: Some(Outgoing { message: &message, event: &message_event }),
             event: None,
+            withdrawn: None,
         };
         self.store.registration_step(r.tenant(), &client.id, now, step).await?;
         self.nudges.messages_queued();
@@ -268,7 +269,7 @@ impl Services {
                     i.checks = checks;
                     changed
                 };
-                let step = RegistrationChange { change: &on_link, message: None, event };
+                let step = RegistrationChange { change: &on_link, message: None, event, withdrawn: None };
                 Ok(Some(self.store.registration_step(r.tenant(), &r.due.client.id, now, step).await?))
             }
             (CheckPage::Link, None) => Err(ServiceError::NotFound("invitation")),
@@ -381,7 +382,14 @@ impl Services {
         };
         let client = self.store.get_client(tenant, client_id).await?.ok_or(ServiceError::NotFound("client"))?;
         let unlocked = invited_event("client.verification_unlocked", &client);
-        let step = RegistrationChange { change: &change, message: None, event: Some(&unlocked) };
+        // Letting a receiver try again decides who may register the wallet approved money goes
+        // to: what waits goes back to an approver.
+        let step = RegistrationChange {
+            change: &change,
+            message: None,
+            event: Some(&unlocked),
+            withdrawn: Some(&crate::events::payout_event),
+        };
         self.store
             .registration_step(tenant, client_id, Timestamp::now(), step)
             .await

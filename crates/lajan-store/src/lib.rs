@@ -95,7 +95,7 @@ pub mod wallet_auth;
 pub mod wallet_deposits;
 pub mod webhooks;
 
-pub use clients::{ClientQuery, ClientStore, ClientWallet};
+pub use clients::{ClientQuery, ClientStore, ClientWallet, WaitingPayouts};
 pub use credit_balances::CreditBalanceStore;
 pub use credit_notes::CreditNoteStore;
 pub use dashboard::{AssetTotal, DashboardStore};

@@ -312,6 +312,7 @@ class DeliveryDetail:
         "payout.delayed",
         "payout.held",
         "payout.canceled",
+        "payout.approval_withdrawn",
         "settings.updated",
         "settings.change_requested",
         "settings.change_cancelled",
@@ -384,6 +385,7 @@ class DeliveryView:
         "payout.delayed",
         "payout.held",
         "payout.canceled",
+        "payout.approval_withdrawn",
         "settings.updated",
         "settings.change_requested",
         "settings.change_cancelled",
@@ -1686,6 +1688,14 @@ class PaymentLinkPaidEvent(Event):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class PayoutApprovalWithdrawnEvent(Event):
+    """`payout.approval_withdrawn`."""
+
+    type: Literal["payout.approval_withdrawn"]
+    data: EventData[PayoutView]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class PayoutApprovedEvent(Event):
     """`payout.approved`."""
 
@@ -1829,6 +1839,7 @@ Event.by_type = {
     "payment_link.created": PaymentLinkCreatedEvent,
     "payment_link.deactivated": PaymentLinkDeactivatedEvent,
     "payment_link.paid": PaymentLinkPaidEvent,
+    "payout.approval_withdrawn": PayoutApprovalWithdrawnEvent,
     "payout.approved": PayoutApprovedEvent,
     "payout.canceled": PayoutCanceledEvent,
     "payout.completed": PayoutCompletedEvent,
@@ -1933,6 +1944,7 @@ __all__ = [
     "PaymentLinkPaidEvent",
     "PaymentLinkRef",
     "PaymentLinkView",
+    "PayoutApprovalWithdrawnEvent",
     "PayoutApprovedEvent",
     "PayoutCanceledEvent",
     "PayoutClient",

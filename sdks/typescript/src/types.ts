@@ -400,7 +400,7 @@ export interface DeliveryDetail {
   endpointId: string;
   /** The event's id: the `webhook-id` header of every attempt. */
   eventId: string;
-  eventType: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.reminder_sent" | "invoice.voided" | "message.sent" | "message.delivered" | "message.failed" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+  eventType: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.reminder_sent" | "invoice.voided" | "message.sent" | "message.delivered" | "message.failed" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "payout.approval_withdrawn" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
   id: string;
   /** When it is sent next, while `pending`. */
   nextAttemptAt?: string | null;
@@ -423,7 +423,7 @@ export interface DeliveryView {
   endpointId: string;
   /** The event's id: the `webhook-id` header of every attempt. */
   eventId: string;
-  eventType: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.reminder_sent" | "invoice.voided" | "message.sent" | "message.delivered" | "message.failed" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+  eventType: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.reminder_sent" | "invoice.voided" | "message.sent" | "message.delivered" | "message.failed" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "payout.approval_withdrawn" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
   id: string;
   /** When it is sent next, while `pending`. */
   nextAttemptAt?: string | null;
@@ -523,7 +523,7 @@ export interface EventList {
 }
 
 /** An event type, an area wildcard such as `invoice.*`, or `*`. */
-export type EventSelector = "*" | "client.*" | "disbursement.*" | "invoice.*" | "credit_note.*" | "message.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.reminder_sent" | "invoice.voided" | "message.sent" | "message.delivered" | "message.failed" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+export type EventSelector = "*" | "client.*" | "disbursement.*" | "invoice.*" | "credit_note.*" | "message.*" | "payment_link.*" | "payout.*" | "settings.*" | "webhook_endpoint.*" | "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.reminder_sent" | "invoice.voided" | "message.sent" | "message.delivered" | "message.failed" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "payout.approval_withdrawn" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
 
 export interface FieldDetail {
   /** In a batch: the code a single request would have been refused with. */
@@ -1928,7 +1928,7 @@ export interface SandboxListMessagesParams {
 /** The query of `lajan.events.list`. */
 export interface EventListParams {
   /** Only events of this type, e.g. `client.created`. */
-  type?: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.reminder_sent" | "invoice.voided" | "message.sent" | "message.delivered" | "message.failed" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
+  type?: "client.created" | "client.updated" | "client.deleted" | "client.invited" | "client.registered" | "client.verification_locked" | "client.verification_unlocked" | "disbursement.created" | "disbursement.submitted" | "disbursement.approved" | "disbursement.rejected" | "disbursement.completed" | "disbursement.partially_failed" | "disbursement.failed" | "invoice.created" | "invoice.sent" | "invoice.viewed" | "invoice.payment_received" | "invoice.payment_reversed" | "credit_note.created" | "credit_note.voided" | "invoice.paid" | "invoice.overdue" | "invoice.reminder_sent" | "invoice.voided" | "message.sent" | "message.delivered" | "message.failed" | "payment_link.created" | "payment_link.paid" | "payment_link.deactivated" | "payout.created" | "payout.approved" | "payout.rejected" | "payout.retried" | "payout.completed" | "payout.failed" | "payout.delayed" | "payout.held" | "payout.canceled" | "payout.approval_withdrawn" | "settings.updated" | "settings.change_requested" | "settings.change_cancelled" | "webhook_endpoint.test" | "webhook_endpoint.disabled";
   /** Page size, 1 to 100 (default 20); anything else is 400 `invalid_pagination`. */
   limit?: number;
   /**
@@ -2147,6 +2147,12 @@ export interface PaymentLinkPaidEvent extends EventBase {
   data: EventData<PaymentLinkView>;
 }
 
+/** `payout.approval_withdrawn`. */
+export interface PayoutApprovalWithdrawnEvent extends EventBase {
+  type: "payout.approval_withdrawn";
+  data: EventData<PayoutView>;
+}
+
 /** `payout.approved`. */
 export interface PayoutApprovedEvent extends EventBase {
   type: "payout.approved";
@@ -2264,6 +2270,7 @@ export type Event =
   | PaymentLinkCreatedEvent
   | PaymentLinkDeactivatedEvent
   | PaymentLinkPaidEvent
+  | PayoutApprovalWithdrawnEvent
   | PayoutApprovedEvent
   | PayoutCanceledEvent
   | PayoutCompletedEvent

@@ -28,7 +28,7 @@ async fn age_link_code(app: &TestApp, client_id: &str) {
         i.checks.code_sent_at = i.checks.code_sent_at.map(|at| at.plus_millis(-61_000));
         Ok(false)
     };
-    let step = RegistrationChange { change: &older, message: None, event: None };
+    let step = RegistrationChange { change: &older, message: None, event: None, withdrawn: None };
     app.store().registration_step(&app.tenant(), client_id, Timestamp::now(), step).await.unwrap();
 }
 
@@ -182,4 +182,56 @@ api_test!(one_address_gets_its_wrong_codes_an_hour_on_every_page_together, few_c
     // Another page from the same address is not checked either, even with the right code.
     let r = submit(app, &link, "confirm", &[("code", &code)]).await;
     assert_eq!(r.status().as_u16(), 429);
+});
+
+api_test!(changing_who_receives_what_waits_takes_its_approval_back, |app| {
+    let (client_id, _) =
+        invited(app, json!({ "firstName": "Pòl", "lastName": "Pyè", "phoneNumber": "+50937000026" })).await;
+    let waiting =
+        get(app, &format!("/v1/payouts?clientId={client_id}")).await["data"][0]["id"].as_str().unwrap().to_owned();
+    // A clients:write key (a maker) moves the phone while 25 USDC waits for the receiver.
+    let maker = app.key(None, lajan_domain::Environment::Test, &["clients:write"]).await;
+    let moved = app
+        .send_json_with(
+            &maker,
+            reqwest::Method::PUT,
+            &format!("/v1/clients/{client_id}"),
+            &json!({ "phoneNumber": "+50937999999" }),
+        )
+        .await;
+    assert_eq!(moved.status(), 200);
+    let payout = get(app, &format!("/v1/payouts/{waiting}")).await;
+    assert_eq!(payout["approvalStatus"], "pending", "an approver decides again: {payout}");
+    let withdrawn = get(app, "/v1/events?type=payout.approval_withdrawn").await;
+    assert_eq!(withdrawn["pagination"]["total"], 1, "{withdrawn}");
+    assert_eq!(withdrawn["data"][0]["data"]["object"]["id"], waiting.as_str());
+    // Nothing goes to the new phone until an approver approves again.
+    app.workers().send_invitations_once(Timestamp::now()).await.unwrap();
+    let texts = get(app, "/v1/sandbox/messages?limit=100").await.to_string();
+    assert!(!texts.contains("+50937999999"), "no invitation or code to the new phone yet");
+
+    // Under four eyes, whoever changed it cannot approve it back; someone else can.
+    assert_eq!(app.put("/v1/settings", &json!({ "requireDistinctApprover": true })).await.status(), 200);
+    let changer = app.key(None, lajan_domain::Environment::Test, &["clients:write", "payouts:approve"]).await;
+    let approver = app.key(None, lajan_domain::Environment::Test, &["payouts:approve"]).await;
+    let approve = format!("/v1/payouts/{waiting}/approve");
+    assert_eq!(app.post_with(&changer, &approve, &json!({})).await.status(), 200, "not its maker: approves");
+    let path = format!("/v1/clients/{client_id}");
+    let moved = app.send_json_with(&changer, reqwest::Method::PUT, &path, &json!({ "email": "pol@example.ht" })).await;
+    assert_eq!(moved.status(), 200);
+    assert_eq!(get(app, &format!("/v1/payouts/{waiting}")).await["approvalStatus"], "pending");
+    lajan_testkit::expect_error(app.post_with(&changer, &approve, &json!({})).await, 400, "cannot_approve").await;
+    assert_eq!(app.post_with(&approver, &approve, &json!({})).await.status(), 200, "another approver approves");
+
+    // Unlocking a locked receiver is the same kind of decision.
+    let locked = |i: &mut Invitation| -> Result<bool, Invalid> {
+        i.status = lajan_domain::invitation::InvitationStatus::Locked;
+        Ok(false)
+    };
+    let step = RegistrationChange { change: &locked, message: None, event: None, withdrawn: None };
+    app.store().registration_step(&app.tenant(), &client_id, Timestamp::now(), step).await.unwrap();
+    let r = app.post_with(&maker, &format!("/v1/clients/{client_id}/invitation/unlock"), &json!({})).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(get(app, &format!("/v1/payouts/{waiting}")).await["approvalStatus"], "pending");
+    assert_eq!(get(app, "/v1/events?type=payout.approval_withdrawn").await["pagination"]["total"], 3);
 });

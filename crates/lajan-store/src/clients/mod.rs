@@ -5,6 +5,7 @@ use crate::{EventFor, IdempotentResponse, NewEvent, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::client::{Client, ClientPatch};
 use lajan_domain::pagination::{Page, PageRequest};
+use lajan_domain::payout::PayoutDetail;
 use lajan_domain::stellar_memo::StellarMemo;
 use lajan_domain::{Tenant, Timestamp};
 
@@ -14,6 +15,18 @@ use lajan_domain::{Tenant, Timestamp};
 pub struct ClientWallet<'a> {
     pub address: &'a str,
     pub memo: Option<&'a StellarMemo>,
+}
+
+/// What a client's change may do to the payouts waiting for them.
+#[derive(Clone, Copy, Default)]
+pub struct WaitingPayouts<'a> {
+    /// A wallet given may send approved payouts waiting for it (the caller may approve payouts);
+    /// otherwise such a change is refused (`forbidden`).
+    pub may_release_approved: bool,
+    /// A change of who receives what waits (phone, email, the question) takes approved payouts
+    /// waiting for the registration back to pending approval, each with this event
+    /// (`payout.approval_withdrawn`); without it such a change is refused (`forbidden`).
+    pub withdrawn: Option<EventFor<'a, PayoutDetail>>,
 }
 
 /// Filters for the clients list.
@@ -59,7 +72,7 @@ pub trait ClientStore: Send + Sync {
         tenant: &Tenant,
         id: &str,
         patch: &ClientPatch,
-        may_release_approved: bool,
+        waiting: WaitingPayouts<'_>,
         at: Timestamp,
         event: EventFor<'_, Client>,
     ) -> StoreResult<(Client, u64)>;

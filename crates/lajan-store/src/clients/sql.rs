@@ -1,7 +1,7 @@
 // Clients, for both backends; included after `shared.rs`. Invoices and payouts read the client
 // their rows join with `prefixed_client`.
 
-use crate::{ClientQuery, ClientStore, ClientWallet};
+use crate::{ClientQuery, ClientStore, ClientWallet, WaitingPayouts};
 use lajan_domain::client::{Client, ClientPatch, Language};
 use lajan_domain::stellar_memo::StellarMemo;
 use lajan_domain::verification::{Verification, VerificationKind};
@@ -242,14 +242,24 @@ impl ClientStore for ThisStore {
         tenant: &Tenant,
         id: &str,
         patch: &ClientPatch,
-        may_release_approved: bool,
+        waiting: WaitingPayouts<'_>,
         at: Timestamp,
         event: EventFor<'_, Client>,
     ) -> StoreResult<(Client, u64)> {
         let mut tx = self.begin_write().await?;
         let mut client = lock_client(&mut tx, tenant, id).await?;
+        let before = client.clone();
         if !client.apply(patch, at).map_err(StoreError::Rejected)? {
             return Ok((client, 0));
+        }
+        // Who a code goes to, and what they must answer, decide who can register the wallet
+        // approved money goes to: a change of either is an approver's to confirm.
+        let verification = |c: &Client| c.verification.as_ref().map(|v| (v.kind.as_str().to_owned(), v.hash.clone()));
+        if before.phone_number != client.phone_number
+            || before.email != client.email
+            || verification(&before) != verification(&client)
+        {
+            withdraw_waiting_approvals(&mut tx, tenant, id, at, waiting.withdrawn).await?;
         }
         query(
             "UPDATE clients SET first_name = $1, last_name = $2, email = $3, phone_number = $4,
@@ -278,7 +288,7 @@ impl ClientStore for ThisStore {
         let released = match &client.wallet_account_id {
             Some(wallet) => {
                 let wallet = ClientWallet { address: wallet, memo: client.wallet_memo.as_ref() };
-                release_waiting_payouts(&mut tx, tenant, id, wallet, may_release_approved, at).await?
+                release_waiting_payouts(&mut tx, tenant, id, wallet, waiting.may_release_approved, at).await?
             }
             None => 0,
         };

@@ -79,6 +79,9 @@ pub struct RegistrationChange<'a> {
     pub message: Option<Outgoing<'a>>,
     /// Recorded with the change (`client.verification_locked`).
     pub event: Option<EventFor<'a, Invitation>>,
+    /// With a change (an unlock): the client's approved payouts waiting for the registration go
+    /// back to pending approval, each with this event (`payout.approval_withdrawn`).
+    pub withdrawn: Option<EventFor<'a, PayoutDetail>>,
 }
 
 /// Which page's checks a registration stands on.

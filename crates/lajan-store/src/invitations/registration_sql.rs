@@ -75,6 +75,9 @@ impl RegistrationStore for ThisStore {
         if let Some(event) = changed.then_some(step.event).flatten() {
             insert_event(&mut tx, tenant, at, &event(&i)).await?;
         }
+        if let Some(withdrawn) = changed.then_some(step.withdrawn).flatten() {
+            withdraw_waiting_approvals(&mut tx, tenant, client_id, at, Some(withdrawn)).await?;
+        }
         self.commit(tx).await?;
         Ok(i)
     }

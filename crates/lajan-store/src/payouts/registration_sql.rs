@@ -3,6 +3,54 @@
 // calls this from its update), or canceled when the registration window closes; included after
 // `payouts/sql.rs`, which answers `PayoutStore` with these.
 
+/// Takes every approved payout of `client_id` waiting for its registration back to pending
+/// approval, recording `withdrawn` (`payout.approval_withdrawn`) for each: who may register the
+/// wallet they go to changed (a contact, the question, an unlock), and that is an approver's
+/// decision. The tenant's actor is kept as the one who withdrew them (under four eyes they may
+/// not approve them again). Refused (`forbidden`) when one waits and no event is given.
+async fn withdraw_waiting_approvals(
+    tx: &mut Tx,
+    tenant: &Tenant,
+    client_id: &str,
+    at: Timestamp,
+    withdrawn: Option<EventFor<'_, PayoutDetail>>,
+) -> StoreResult<()> {
+    let ids: Vec<String> = query_scalar(concat!(
+        "SELECT id FROM payouts
+         WHERE client_id = $1 AND org_id = $2 AND env = $3 AND exec_status = 'awaiting_registration'
+           AND approval_status = 'approved' ORDER BY id",
+        for_update!()
+    ))
+    .bind(client_id)
+    .bind(&tenant.org_id)
+    .bind(tenant.env.as_str())
+    .fetch_all(&mut **tx)
+    .await?;
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let Some(withdrawn) = withdrawn else {
+        return Err(StoreError::Rejected(Invalid::new("forbidden", lajan_domain::payout::RELEASE_NEEDS_APPROVER)));
+    };
+    for id in &ids {
+        query(
+            "UPDATE payouts SET approval_status = 'pending', approved_by_key = NULL, approved_at = NULL,
+                    approval_withdrawn_by = $1, updated_at = $2
+             WHERE id = $3",
+        )
+        .bind(tenant.actor.id())
+        .bind(at.as_millis())
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
+        let detail = read_payout(tx, Some(tenant), id).await?.ok_or(StoreError::NotFound)?;
+        let mut recorded = withdrawn(&detail);
+        recorded.event_type = "payout.approval_withdrawn";
+        insert_event(tx, tenant, at, &recorded).await?;
+    }
+    Ok(())
+}
+
 /// Gives every payout of `client_id` waiting for a wallet the client's `wallet` (its address and
 /// the memo it needs, if any), and moves it on:
 /// an approved one to `ready_to_send` (due now; the wait so far does not count as a delay), one

@@ -213,14 +213,21 @@ impl PayoutStore for ThisStore {
         if action == PayoutAction::Retry {
             check_retry_safe(&current.attempts).map_err(StoreError::Rejected)?;
         }
-        if action == PayoutAction::Approve
-            && current.payout.created_by_key == key_id
-            && settings_in(&mut tx, tenant).await?.require_distinct_approver
-        {
-            return Err(StoreError::Rejected(lajan_domain::Invalid::new(
-                "cannot_approve",
-                "This organization requires a different API key to approve a payout than the one that created it",
-            )));
+        if action == PayoutAction::Approve {
+            let withdrawn_by: Option<String> =
+                query_scalar("SELECT approval_withdrawn_by FROM payouts WHERE id = $1").bind(id).fetch_one(&mut *tx).await?;
+            let own = if current.payout.created_by_key == key_id {
+                Some("This organization requires a different API key to approve a payout than the one that created it")
+            } else if withdrawn_by.as_deref() == Some(key_id) {
+                Some("This organization requires someone other than who changed where a payout may go to approve it")
+            } else {
+                None
+            };
+            if let Some(why) = own
+                && settings_in(&mut tx, tenant).await?.require_distinct_approver
+            {
+                return Err(StoreError::Rejected(lajan_domain::Invalid::new("cannot_approve", why)));
+            }
         }
         query(
             "UPDATE payouts SET approval_status = $1, exec_status = $2, updated_at = $3, next_attempt_at = $3, lease_token = NULL,

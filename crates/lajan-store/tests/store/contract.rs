@@ -17,7 +17,7 @@ use lajan_domain::verification::{Verification, VerificationKind};
 use lajan_domain::{Actor, Environment, Tenant, Timestamp};
 use lajan_store::{
     ClientQuery, EventQuery, IdempotencyClaim, IdempotencyState, IdempotentResponse, NewApiKey, NewEvent,
-    SettingsDecision, Store, StoreError,
+    SettingsDecision, Store, StoreError, WaitingPayouts,
 };
 use std::sync::Arc;
 
@@ -260,7 +260,8 @@ contract!(clients_are_isolated_searchable_and_archivable, |store| {
         event_type: "client.updated",
         object: serde_json::json!({ "id": c.id }),
     };
-    let (updated, _) = store.update_client(&t, &marie.id, &patch, false, Timestamp::now(), &ev).await.unwrap();
+    let (updated, _) =
+        store.update_client(&t, &marie.id, &patch, WaitingPayouts::default(), Timestamp::now(), &ev).await.unwrap();
     assert_eq!(updated.first_name, "Marie-Ange");
     assert_eq!(updated.email, None);
     assert_eq!(updated.language, lajan_domain::client::Language::Fr, "was Creole, as every new client");
@@ -270,7 +271,7 @@ contract!(clients_are_isolated_searchable_and_archivable, |store| {
             &t.clone().acting_as(Actor::User("usr_1".into())),
             &marie.id,
             &patch,
-            false,
+            WaitingPayouts::default(),
             Timestamp::now(),
             &ev,
         )
@@ -293,14 +294,14 @@ contract!(clients_are_isolated_searchable_and_archivable, |store| {
         .parse(Timestamp::now())
         .unwrap()
         .0;
-    store.update_client(&by_user, &marie.id, &renamed, false, Timestamp::now(), &ev).await.unwrap();
+    store.update_client(&by_user, &marie.id, &renamed, WaitingPayouts::default(), Timestamp::now(), &ev).await.unwrap();
     let newest = store.list_events(&t, &timeline(&marie.id)).await.unwrap().items.remove(0);
     assert_eq!(newest.actor, Actor::User("usr_1".into()), "written with the actor that made the change");
     assert_eq!(store.get_event(&t, &newest.id).await.unwrap().map(|e| e.actor), Some(newest.actor.clone()));
     let elsewhere = Tenant::new(t.org_id.clone(), Environment::Live);
     assert_eq!(store.list_events(&elsewhere, &timeline(&marie.id)).await.unwrap().total, 0, "scoped by tenant");
     assert!(matches!(
-        store.update_client(&t, &foreign.id, &patch, false, Timestamp::now(), &ev).await,
+        store.update_client(&t, &foreign.id, &patch, WaitingPayouts::default(), Timestamp::now(), &ev).await,
         Err(StoreError::NotFound)
     ));
 
@@ -315,7 +316,7 @@ contract!(clients_are_isolated_searchable_and_archivable, |store| {
     assert_eq!(store.get_client_including_archived(&t, &paul.id).await.unwrap(), Some(archived));
     assert!(matches!(store.archive_client(&t, &paul.id, Timestamp::now(), &del).await, Err(StoreError::NotFound)));
     assert!(matches!(
-        store.update_client(&t, &paul.id, &patch, false, Timestamp::now(), &ev).await,
+        store.update_client(&t, &paul.id, &patch, WaitingPayouts::default(), Timestamp::now(), &ev).await,
         Err(StoreError::NotFound)
     ));
 });
@@ -614,10 +615,12 @@ contract!(a_clients_verification_is_kept_as_sealed_and_can_be_removed, |store| {
     assert_eq!(read.verification, Some(sealed.clone()), "the kind and the hash, as sealed");
     let ev = |c: &Client| NewEvent { event_type: "client.updated", object: serde_json::json!({ "id": c.id }) };
     let removed = ClientPatch { verification: Some(None), ..Default::default() };
-    let (updated, _) = store.update_client(&t, &c.id, &removed, false, Timestamp::now(), &ev).await.unwrap();
+    let (updated, _) =
+        store.update_client(&t, &c.id, &removed, WaitingPayouts::default(), Timestamp::now(), &ev).await.unwrap();
     assert_eq!(updated.verification, None);
     assert_eq!(store.get_client(&t, &c.id).await.unwrap().unwrap().verification, None, "removed for good");
     let asked_again = ClientPatch { verification: Some(Some(sealed.clone())), ..Default::default() };
-    let (again, _) = store.update_client(&t, &c.id, &asked_again, false, Timestamp::now(), &ev).await.unwrap();
+    let (again, _) =
+        store.update_client(&t, &c.id, &asked_again, WaitingPayouts::default(), Timestamp::now(), &ev).await.unwrap();
     assert_eq!(again.verification, Some(sealed));
 });

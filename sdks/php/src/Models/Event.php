@@ -60,6 +60,7 @@ abstract readonly class Event
             'payment_link.created' => PaymentLinkCreatedEvent::fromArray($data),
             'payment_link.deactivated' => PaymentLinkDeactivatedEvent::fromArray($data),
             'payment_link.paid' => PaymentLinkPaidEvent::fromArray($data),
+            'payout.approval_withdrawn' => PayoutApprovalWithdrawnEvent::fromArray($data),
             'payout.approved' => PayoutApprovedEvent::fromArray($data),
             'payout.canceled' => PayoutCanceledEvent::fromArray($data),
             'payout.completed' => PayoutCompletedEvent::fromArray($data),
