@@ -63,6 +63,21 @@ pub enum DecisionRefused {
     NotPending(ChangeStatus),
     /// The asker cannot be the second person.
     OwnChange,
+    /// The confirmer is not another person: a key or user that came after the request, a key
+    /// the asker made, or a user the asker made shortly before asking.
+    NotSecondPerson,
+}
+
+/// How long before a request a user the asker created stays unable to confirm it: an admin who
+/// invites an approver and is shown their first password could otherwise confirm as them.
+pub const SECOND_PERSON_SETTLE_MS: i64 = 7 * 24 * 60 * 60 * 1000;
+
+/// Where a key or user with approval rights came from: when, and who made it (`None` when the
+/// access trail does not say, for keys and users older than it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Provenance {
+    pub at: Timestamp,
+    pub by: Option<Actor>,
 }
 
 impl SettingsChange {
@@ -79,8 +94,29 @@ impl SettingsChange {
         self.before.changes_approval_policy(&self.after)
     }
 
-    /// `by` confirms it at `now`: the settings `current` then become, with the policy asked for.
-    pub fn confirm(&mut self, by: &Actor, now: Timestamp, current: &Settings) -> Result<Settings, DecisionRefused> {
+    /// `by`, which came to have approval rights as `provenance` says, confirms it at `now`: the
+    /// settings `current` then become, with the policy asked for. A second person is another
+    /// human: a key only if it existed before the request and someone else made it; a user only
+    /// if they existed before it and were not made by the asker within [`SECOND_PERSON_SETTLE_MS`].
+    pub fn confirm(
+        &mut self,
+        by: &Actor,
+        provenance: Option<&Provenance>,
+        now: Timestamp,
+        current: &Settings,
+    ) -> Result<Settings, DecisionRefused> {
+        if let Some(p) = provenance {
+            let after_request = p.at.as_millis() >= self.requested_at.as_millis();
+            let made_by_asker = p.by.as_ref() == Some(&self.requested_by);
+            let settled = self.requested_at.as_millis() - p.at.as_millis() >= SECOND_PERSON_SETTLE_MS;
+            let refused = match by {
+                Actor::ApiKey(_) => after_request || made_by_asker,
+                _ => after_request || (made_by_asker && !settled),
+            };
+            if refused && *by != self.requested_by {
+                return Err(DecisionRefused::NotSecondPerson);
+            }
+        }
         self.decide(by, now, ChangeStatus::Confirmed)?;
         Ok(current.with_policy_of(&self.after))
     }
@@ -132,8 +168,11 @@ mod tests {
         let current = Settings { timezone: "America/Port-au-Prince".into(), ..Settings::default() };
         let mut change = pending(1_000);
         assert!(change.touches_approval_policy());
-        assert_eq!(change.confirm(&asker, Timestamp::from_millis(2_000), &current), Err(DecisionRefused::OwnChange));
-        let applied = change.confirm(&other, Timestamp::from_millis(2_000), &current).unwrap();
+        assert_eq!(
+            change.confirm(&asker, None, Timestamp::from_millis(2_000), &current),
+            Err(DecisionRefused::OwnChange)
+        );
+        let applied = change.confirm(&other, None, Timestamp::from_millis(2_000), &current).unwrap();
         assert!(!applied.payout_approval_required && applied.timezone == current.timezone, "{applied:?}");
         assert_eq!((change.status, change.decided_by.as_ref()), (ChangeStatus::Confirmed, Some(&other)));
         let again = change.cancel(&asker, Timestamp::from_millis(3_000));
@@ -143,10 +182,47 @@ mod tests {
         let expiry = Timestamp::from_millis(1_000 + CONFIRM_WITHIN_MS);
         assert_eq!(late.status_at(Timestamp::from_millis(999 + CONFIRM_WITHIN_MS)), ChangeStatus::Pending);
         assert_eq!(late.status_at(expiry), ChangeStatus::Lapsed);
-        assert_eq!(late.confirm(&other, expiry, &current), Err(DecisionRefused::NotPending(ChangeStatus::Lapsed)));
+        assert_eq!(
+            late.confirm(&other, None, expiry, &current),
+            Err(DecisionRefused::NotPending(ChangeStatus::Lapsed))
+        );
 
         let mut cancelled = pending(1_000);
         assert_eq!(cancelled.cancel(&asker, Timestamp::from_millis(2_000)), Ok(()));
         assert_eq!(cancelled.status, ChangeStatus::Cancelled);
+    }
+
+    #[test]
+    fn the_second_person_existed_before_the_request_and_was_not_made_by_the_asker() {
+        let requested_at = Timestamp::from_millis(10 * SECOND_PERSON_SETTLE_MS);
+        let asker = Actor::User("usr_admin".into());
+        let pending = SettingsChange {
+            requested_by: asker.clone(),
+            requested_at,
+            expires_at: Some(requested_at.plus_millis(1_000_000)),
+            ..pending(0)
+        };
+        let now = requested_at.plus_millis(10);
+        let current = Settings::default();
+        let made = |at: i64, by: &Actor| Provenance { at: Timestamp::from_millis(at), by: Some(by.clone()) };
+        let cli = Actor::System("cli".into());
+        let key = Actor::ApiKey("key_new".into());
+        let user = Actor::User("usr_new".into());
+        let before = requested_at.as_millis() - 1;
+        for (who, provenance, allowed) in [
+            (&key, made(requested_at.as_millis() + 1, &cli), false),
+            (&key, made(before, &asker), false),
+            (&key, made(before, &cli), true),
+            (&user, made(requested_at.as_millis(), &cli), false),
+            (&user, made(before, &asker), false),
+            (&user, made(requested_at.as_millis() - SECOND_PERSON_SETTLE_MS, &asker), true),
+            (&user, made(before, &cli), true),
+        ] {
+            let confirmed = pending.clone().confirm(who, Some(&provenance), now, &current);
+            assert_eq!(confirmed.is_ok(), allowed, "{who:?} {provenance:?}");
+            if !allowed {
+                assert_eq!(confirmed, Err(DecisionRefused::NotSecondPerson));
+            }
+        }
     }
 }

@@ -9,13 +9,16 @@ use crate::events::{SecondPerson, settings_change_event, settings_event};
 use crate::{ServiceError, ServiceResult, Services};
 use lajan_domain::id::IdKind;
 use lajan_domain::settings::{Settings, SettingsInput};
-use lajan_domain::settings_change::{CONFIRM_WITHIN_MS, ChangeStatus, DecisionRefused, SettingsChange};
+use lajan_domain::settings_change::{CONFIRM_WITHIN_MS, ChangeStatus, DecisionRefused, Provenance, SettingsChange};
 use lajan_domain::{Invalid, Tenant, Timestamp};
 use lajan_store::{ChangeDecision, IdempotentResponse, SettingsDecision, StoreError};
 
 const APPROVAL_POLICY_NEEDS_APPROVER: &str = "Changing payoutApprovalRequired or requireDistinctApprover needs the \
      payouts:approve scope: the approval policy is the approvers' to set";
 
+const NOT_SECOND_PERSON: &str = "A second person is someone else: a key made before the change was asked for, by \
+                                 someone other than the asker, or a user with approval rights before it who was not \
+                                 made by the asker in the week before";
 const OWN_CHANGE: &str = "The person or key that asked for a change cannot be its second person: another \
      with approval rights confirms it";
 
@@ -65,8 +68,8 @@ impl Services {
         idempotency: Option<IdempotentResponse<'_, SettingsChange>>,
     ) -> ServiceResult<SettingsChange> {
         let now = Timestamp::now();
-        let decide = |change: &mut SettingsChange, current: &Settings| {
-            let next = change.confirm(&tenant.actor, now, current).map_err(refusal)?;
+        let decide = |change: &mut SettingsChange, current: &Settings, provenance: Option<&Provenance>| {
+            let next = change.confirm(&tenant.actor, provenance, now, current).map_err(refusal)?;
             let second = SecondPerson::Confirmed { requested_by: &change.requested_by };
             Ok((Some(next.clone()), vec![settings_event(&tenant.actor, current, &next, second)]))
         };
@@ -82,7 +85,7 @@ impl Services {
         idempotency: Option<IdempotentResponse<'_, SettingsChange>>,
     ) -> ServiceResult<SettingsChange> {
         let now = Timestamp::now();
-        let decide = |change: &mut SettingsChange, _: &Settings| {
+        let decide = |change: &mut SettingsChange, _: &Settings, _: Option<&Provenance>| {
             change.cancel(&tenant.actor, now).map_err(refusal)?;
             Ok((None, vec![settings_change_event("settings.change_cancelled", change, now)]))
         };
@@ -101,6 +104,9 @@ impl Services {
             Err(StoreError::Rejected(refusal)) if refusal.code == "forbidden" => {
                 Err(ServiceError::Forbidden(OWN_CHANGE))
             }
+            Err(StoreError::Rejected(refusal)) if refusal.code == "not_second_person" => {
+                Err(ServiceError::Forbidden(NOT_SECOND_PERSON))
+            }
             decided => decided.map_err(ServiceError::not_found_as("settings change")),
         }
     }
@@ -109,6 +115,7 @@ impl Services {
 fn refusal(refused: DecisionRefused) -> Invalid {
     match refused {
         DecisionRefused::OwnChange => Invalid::new("forbidden", OWN_CHANGE),
+        DecisionRefused::NotSecondPerson => Invalid::new("not_second_person", NOT_SECOND_PERSON),
         DecisionRefused::NotPending(status) => Invalid::new(
             "settings_change_not_pending",
             format!("This change is {status}: only a pending change can be confirmed or cancelled"),

@@ -12,6 +12,7 @@ mod disbursement_rules;
 mod disbursements;
 mod errors;
 mod events;
+mod four_eyes;
 mod home_domains;
 mod idempotency;
 mod inputs;

@@ -281,6 +281,8 @@ api_test!(an_admin_changes_the_settings_with_each_bad_field_named, |app| {
         ("timezone", "America/Port-au-Prince"),
         ("require_distinct_approver", "on"),
     ];
+    // An approver who is there before the request can be its second person.
+    let approver = user(app, None, "approver@example.ht", Role::Approver).await;
     let r = browser.post("/console/settings", &good).await;
     // The sandbox key may approve too: unticking approval waits for a second person.
     assert_eq!((r.status().as_u16(), location(&r)), (303, "/console/settings?requested=1".to_owned()));
@@ -301,8 +303,14 @@ api_test!(an_admin_changes_the_settings_with_each_bad_field_named, |app| {
     let own = browser.post(&confirm, &[("csrf", csrf.as_str()), ("back", "settings")]).await;
     assert_eq!(own.status(), 403, "the asker is not a second person");
 
-    // An approver confirms it from their approvals page.
-    let approver = user(app, None, "approver@example.ht", Role::Approver).await;
+    // An approver made after the request is not a second person (four eyes means two people).
+    user(app, None, "late@example.ht", Role::Approver).await;
+    let late = Browser::signed_in(app, "late@example.ht").await;
+    let late_csrf = late.csrf().await;
+    let r = late.post(&confirm, &[("csrf", late_csrf.as_str()), ("back", "approvals")]).await;
+    assert_eq!(r.status(), 403, "made after the request");
+
+    // An approver who was there confirms it from their approvals page.
     let second = Browser::signed_in(app, "approver@example.ht").await;
     let waiting = second.get("/console/approvals").await.text().await.unwrap();
     assert!(waiting.contains(&confirm), "{waiting}");

@@ -5,7 +5,7 @@
 use crate::{IdempotentResponse, NewEvent, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::settings::Settings;
-use lajan_domain::settings_change::SettingsChange;
+use lajan_domain::settings_change::{Provenance, SettingsChange};
 use lajan_domain::{Invalid, Tenant, Timestamp};
 
 /// What a settings update comes to: the settings after it, the changes to record (none when
@@ -24,8 +24,18 @@ pub type SettingsRule<'a> = &'a (dyn Fn(&Settings, u32) -> Result<SettingsDecisi
 /// The service's decision on a waiting change, given the change and the settings as the
 /// transaction reads them: it updates the change (status, who, when) and answers the settings
 /// after it (when it applies) and the events to write; or refuses.
-pub type ChangeDecision<'a> =
-    &'a (dyn Fn(&mut SettingsChange, &Settings) -> Result<(Option<Settings>, Vec<NewEvent>), Invalid> + Send + Sync);
+/// A decision on a waiting change: given the change (locked), the settings as they are and where
+/// the decider came from (the access trail: when and by whom their key or user was made), the
+/// settings that then apply and the events to record.
+pub type ChangeDecision<'a> = &'a (
+        dyn Fn(
+    &mut SettingsChange,
+    &Settings,
+    Option<&Provenance>,
+) -> Result<(Option<Settings>, Vec<NewEvent>), Invalid>
+            + Send
+            + Sync
+    );
 
 #[async_trait]
 pub trait SettingsChangeStore: Send + Sync {

@@ -2,7 +2,7 @@
 // for both backends; included after `shared.rs` and `orgs/sql.rs`, whose update writes them.
 
 use crate::settings_changes::{ChangeDecision, SettingsChangeStore};
-use lajan_domain::settings_change::SettingsChange;
+use lajan_domain::settings_change::{Provenance, SettingsChange};
 
 /// Settings as a change row keeps them (before and after), in the store's own JSON.
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -165,6 +165,33 @@ async fn count_approvers(tx: &mut Tx, tenant: &Tenant) -> StoreResult<u32> {
     Ok(u32::try_from(users.saturating_add(keys)).unwrap_or(u32::MAX))
 }
 
+/// Where `actor` came from: when its key or user was made and by whom (the access trail), or
+/// when it was made alone for one older than the trail; `None` for Lajan itself.
+async fn provenance_of(tx: &mut Tx, tenant: &Tenant, actor: &Actor) -> StoreResult<Option<Provenance>> {
+    let (table, id) = match actor {
+        Actor::ApiKey(id) => ("api_keys", id),
+        Actor::User(id) => ("users", id),
+        Actor::System(_) => return Ok(None),
+    };
+    let made = query(
+        "SELECT at, actor_type, actor_id FROM access_changes
+         WHERE subject_id = $1 AND org_id = $2 AND action IN ('user.created', 'api_key.created')
+         ORDER BY at LIMIT 1",
+    )
+    .bind(id)
+    .bind(&tenant.org_id)
+    .fetch_optional(&mut **tx)
+    .await?;
+    if let Some(row) = made {
+        return Ok(Some(Provenance { at: ts(row.try_get("at")?), by: Some(actor_of(&row)?) }));
+    }
+    let created: Option<i64> = query_scalar(&format!("SELECT created_at FROM {table} WHERE id = $1"))
+        .bind(id)
+        .fetch_optional(&mut **tx)
+        .await?;
+    Ok(created.map(|at| Provenance { at: ts(at), by: None }))
+}
+
 #[async_trait]
 impl SettingsChangeStore for ThisStore {
     async fn decide_settings_change(
@@ -191,7 +218,8 @@ impl SettingsChangeStore for ThisStore {
         .await?;
         let Some(row) = row else { return Err(StoreError::NotFound) };
         let mut change = settings_change_from_row(&row)?;
-        let (next, events) = decide(&mut change, &settings).map_err(StoreError::Rejected)?;
+        let provenance = provenance_of(&mut tx, tenant, &tenant.actor).await?;
+        let (next, events) = decide(&mut change, &settings, provenance.as_ref()).map_err(StoreError::Rejected)?;
         query(
             "UPDATE settings_changes SET status = $2, decided_at = $3, decided_by_type = $4, decided_by_id = $5
              WHERE id = $1",

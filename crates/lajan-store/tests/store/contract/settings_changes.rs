@@ -6,7 +6,7 @@ use lajan_domain::client::Language;
 use lajan_domain::id::IdKind;
 use lajan_domain::receiver::RecommendedWallet;
 use lajan_domain::settings::Settings;
-use lajan_domain::settings_change::{CONFIRM_WITHIN_MS, ChangeStatus, SettingsChange};
+use lajan_domain::settings_change::{CONFIRM_WITHIN_MS, ChangeStatus, Provenance, SettingsChange};
 use lajan_domain::user::{Role, User};
 use lajan_domain::{Actor, Environment, Invalid, Tenant, Timestamp};
 use lajan_store::contract;
@@ -106,13 +106,13 @@ contract!(settings_changes_wait_for_a_second_person_and_are_recorded, |store| {
 
     // A decision applies under the settings' lock, with its events; a refusal changes nothing.
     let confirmer = Actor::ApiKey("key_other".into());
-    let refuse = |_: &mut SettingsChange, _: &Settings| Err(Invalid::new("conflict", "no"));
+    let refuse = |_: &mut SettingsChange, _: &Settings, _: Option<&Provenance>| Err(Invalid::new("conflict", "no"));
     let refused = store.decide_settings_change(&t, &second.id, &refuse, t1, None).await;
     assert!(matches!(refused, Err(StoreError::Rejected(_))), "{refused:?}");
     let missing = store.decide_settings_change(&t, "stc_nope", &refuse, t1, None).await;
     assert!(matches!(missing, Err(StoreError::NotFound)), "{missing:?}");
-    let confirm = |change: &mut SettingsChange, current: &Settings| {
-        let next = change.confirm(&confirmer, t1, current).map_err(|_| Invalid::new("conflict", "no"))?;
+    let confirm = |change: &mut SettingsChange, current: &Settings, provenance: Option<&Provenance>| {
+        let next = change.confirm(&confirmer, provenance, t1, current).map_err(|_| Invalid::new("conflict", "no"))?;
         Ok((Some(next), vec![event("settings.updated")]))
     };
     let decided = store.decide_settings_change(&t, &second.id, &confirm, t1, None).await.unwrap();
