@@ -64,7 +64,13 @@ impl Services {
         let (client, scheme) = match public_addresses(&*self.config.resolver, &host).await {
             Ok(_) => (&self.wallet_domains.guarded, "https"),
             Err(_) if private_allowed => (&self.wallet_domains.unguarded, "http"),
-            Err(why) => return Err(refuse(format!("client_domain {domain} must reach a public address: {why}"))),
+            // One answer whatever the reason (no such name, a private address, this machine):
+            // anyone may ask, and which internal names exist is the network's to keep.
+            Err(_) => {
+                return Err(refuse(format!(
+                    "client_domain {domain} must reach a public address: it does not resolve to public addresses only"
+                )));
+            }
         };
         let url = format!("{scheme}://{domain}/.well-known/stellar.toml");
         let unreadable = |why: String| refuse(format!("client_domain {domain}: {url} could not be read: {why}"));

@@ -233,3 +233,22 @@ api_test!(an_invoice_created_to_apply_the_credit_balance_is_paid_from_it_when_fi
         .await;
     expect_error(r, 400, "validation_error").await;
 });
+
+api_test!(a_credit_balance_never_passes_the_largest_amount, |app| {
+    let client = app.reachable_client().await;
+    let cid = client["id"].as_str().unwrap();
+    let amount: serde_json::Number = "922337203685.47".parse().unwrap();
+    let most = json!({ "amount": amount, "method": "cash" });
+    let first = app.invoice(cid, json!({ "sendImmediately": true })).await;
+    post(app, &format!("/v1/invoices/{}/payments", first["id"].as_str().unwrap()), most.clone()).await;
+    let held = get(app, &format!("/v1/clients/{cid}/credit-balance")).await;
+    assert_eq!(held["balances"][0]["amount"], "922337203585.47", "all but the 100.00 owed");
+
+    let second = app.invoice(cid, json!({ "sendImmediately": true })).await;
+    let id = second["id"].as_str().unwrap();
+    let r = app.req(Method::POST, &format!("/v1/invoices/{id}/payments")).json(&most).send().await.unwrap();
+    let e = expect_error(r, 400, "credit_balance_full").await;
+    assert!(e["message"].as_str().unwrap().contains("922337203685.47"), "{e}");
+    assert_eq!(get(app, &format!("/v1/invoices/{id}")).await["amountPaid"], "0.00", "nothing changed");
+    assert_eq!(get(app, &format!("/v1/clients/{cid}/credit-balance")).await, held);
+});

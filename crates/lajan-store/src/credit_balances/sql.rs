@@ -85,6 +85,13 @@ async fn move_credit_balance(
         );
         return Err(StoreError::Rejected(Invalid::new("credit_balance_spent", why)));
     }
+    if current.unwrap_or(0).checked_add(change).is_none_or(|after| after > lajan_domain::money::MAX_CENTS) {
+        let why = format!(
+            "This would take the client's credit balance in {currency} past {}, the most an amount can be",
+            lajan_domain::money::format_scaled(lajan_domain::money::MAX_CENTS, 2)
+        );
+        return Err(StoreError::Rejected(Invalid::new("credit_balance_full", why)));
+    }
     let balance: i64 = match current {
         // A first credit in this currency; two at once on PostgreSQL meet at the primary key,
         // where the later adds to the earlier.
