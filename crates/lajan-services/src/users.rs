@@ -25,7 +25,7 @@ const GENERATED_PASSWORD_CHARS: usize = 20;
 /// `must_set_password` when someone else chose the password (an invitation): the user sets
 /// their own at first sign-in.
 pub fn new_user(
-    org_id: &str,
+    (org_id, organization): (&str, Option<&str>),
     email: &str,
     role: Role,
     name: Option<&str>,
@@ -34,7 +34,7 @@ pub fn new_user(
 ) -> Result<(User, String), (&'static str, String)> {
     let email = parse_email(email).map_err(|rule| ("email", rule))?;
     let name = parse_user_name(name.unwrap_or("")).map_err(|rule| ("name", rule))?;
-    check_password(password, &email, name.as_deref()).map_err(|rule| ("password", rule))?;
+    check_password(password, &email, name.as_deref(), organization).map_err(|rule| ("password", rule))?;
     let hash = hash_password(password).map_err(|e| ("password", e))?;
     let user = User {
         id: IdKind::User.generate(),
@@ -50,18 +50,38 @@ pub fn new_user(
     Ok((user, hash))
 }
 
+/// The fewest guesses (as a power of ten) zxcvbn must estimate for a password: a billion, past
+/// a word and a year with a symbol (`Summer2026!!`, about 10^8) and the organization's name with
+/// digits (`Fonkoze12345`), which the first rule (score 2, 10^6) let through.
+const LEAST_GUESSES_LOG10: f64 = 9.0;
+
 /// The domain's rules for a new password, and then how guessable it is: zxcvbn's estimate,
-/// knowing the user's email and name, must be above a million guesses (score 2 or more), which
-/// refuses the common passwords, names, dates, keyboard walks and repeats it knows.
-pub fn check_password(password: &str, email: &str, name: Option<&str>) -> Result<(), String> {
+/// knowing the user's email, name and organization, must be at least 10^9 guesses, which
+/// refuses the common passwords, names, dates, keyboard walks, repeats and seasons-with-a-year
+/// it knows. A refusal says what zxcvbn found.
+pub fn check_password(
+    password: &str,
+    email: &str,
+    name: Option<&str>,
+    organization: Option<&str>,
+) -> Result<(), String> {
     check_new_password(password)?;
     let local = email.split('@').next().unwrap_or(email);
     let mut known: Vec<String> = [email, local, "lajan", "console"].map(str::to_lowercase).into();
     known.extend(local.split(['.', '_', '-', '+']).map(str::to_lowercase));
     known.extend(name.into_iter().flat_map(str::split_whitespace).map(str::to_lowercase));
+    if let Some(organization) = organization {
+        known.push(organization.to_lowercase());
+        known.extend(organization.split_whitespace().map(str::to_lowercase));
+    }
     let known: Vec<&str> = known.iter().map(String::as_str).collect();
-    if zxcvbn::zxcvbn(password, &known).score() < zxcvbn::Score::Two {
-        return Err("is too easy to guess: use a longer phrase of unrelated words".into());
+    let estimate = zxcvbn::zxcvbn(password, &known);
+    if estimate.guesses_log10() < LEAST_GUESSES_LOG10 {
+        let found = estimate.feedback().and_then(|f| f.warning()).map(|w| format!(" ({w})")).unwrap_or_default();
+        return Err(format!(
+            "is too easy to guess{found}: about 10^{:.0} tries would find it; use a longer phrase of unrelated words",
+            estimate.guesses_log10().floor()
+        ));
     }
     Ok(())
 }
@@ -146,8 +166,10 @@ impl Services {
             None => Some(generate_password().map_err(ServiceError::Unavailable)?),
         };
         let password = password.or(generated.as_deref()).unwrap_or_default();
-        let (user, hash) = new_user(org_id, email, role, name, password, generated.is_some())
-            .map_err(|(field, rule)| ServiceError::field(field, rule))?;
+        let organization = self.store.get_organization(org_id).await?.map(|o| o.name);
+        let (user, hash) =
+            new_user((org_id, organization.as_deref()), email, role, name, password, generated.is_some())
+                .map_err(|(field, rule)| ServiceError::field(field, rule))?;
         match self.store.create_user(&user, &hash, by).await {
             Err(StoreError::Conflict(_)) => Err(ServiceError::field("email", "is in use already")),
             other => other.map(|()| (user, generated)).map_err(Into::into),
@@ -160,7 +182,8 @@ impl Services {
         if password != repeated {
             return Err(ServiceError::field("repeat", "must be the same password again"));
         }
-        check_password(password, &user.email, user.name.as_deref())
+        let organization = self.store.get_organization(&user.org_id).await?.map(|o| o.name);
+        check_password(password, &user.email, user.name.as_deref(), organization.as_deref())
             .map_err(|rule| ServiceError::field("password", rule))?;
         let (_, current) = self.store.user_by_email(&user.email).await?.ok_or(ServiceError::NotFound("user"))?;
         if password_matches(password, &current).await? {
@@ -207,16 +230,32 @@ mod tests {
 
     #[test]
     fn passwords_anyone_would_guess_are_refused() {
-        for common in
-            ["password1234", "123456789012", "qwertyuiopasdf", "iloveyou1234", "amara@example.ht", "joseph123456"]
-        {
-            let refused = check_password(common, "amara@example.ht", Some("Amara Joseph"));
+        for common in [
+            "password1234",
+            "123456789012",
+            "qwertyuiopasdf",
+            "iloveyou1234",
+            "amara@example.ht",
+            "joseph123456",
+            "Password2026!",
+            "Summer2026!!",
+            "Welcome@2026",
+            "Fonkoze12345",
+        ] {
+            let refused = check_password(common, "amara@example.ht", Some("Amara Joseph"), Some("Fonkoze"));
             assert!(refused.as_ref().is_err_and(|r| r.starts_with("is too easy to guess")), "{common}: {refused:?}");
         }
         for good in ["correct horse battery", "twelve chars", "a long passphrase", "Mango tree by the well"] {
-            assert_eq!(check_password(good, "amara@example.ht", Some("Amara Joseph")), Ok(()), "{good}");
+            assert_eq!(
+                check_password(good, "amara@example.ht", Some("Amara Joseph"), Some("Fonkoze")),
+                Ok(()),
+                "{good}"
+            );
         }
-        assert_eq!(check_password("zzzzzzzzzzzzzz", "a@b.ht", None).unwrap_err(), "must not be one character repeated");
+        assert_eq!(
+            check_password("zzzzzzzzzzzzzz", "a@b.ht", None, None).unwrap_err(),
+            "must not be one character repeated"
+        );
     }
 
     #[test]
@@ -232,17 +271,23 @@ mod tests {
     #[test]
     fn new_users_are_checked_field_by_field() {
         let (user, hash) =
-            new_user("org_1", " Amara@Example.ht", Role::Maker, Some("Amara"), "twelve chars", false).unwrap();
+            new_user(("org_1", None), " Amara@Example.ht", Role::Maker, Some("Amara"), "twelve chars", false).unwrap();
         assert_eq!(
             (user.email.as_str(), user.role, user.name.as_deref()),
             ("amara@example.ht", Role::Maker, Some("Amara"))
         );
         assert!(user.id.starts_with("usr_") && verify_password("twelve chars", &hash));
-        assert_eq!(new_user("org_1", "amara", Role::Maker, None, "twelve chars", false).unwrap_err().0, "email");
-        assert_eq!(new_user("org_1", "a@b.ht", Role::Maker, None, "eleven char", false).unwrap_err().0, "password");
+        assert_eq!(
+            new_user(("org_1", None), "amara", Role::Maker, None, "twelve chars", false).unwrap_err().0,
+            "email"
+        );
+        assert_eq!(
+            new_user(("org_1", None), "a@b.ht", Role::Maker, None, "eleven char", false).unwrap_err().0,
+            "password"
+        );
         let generated = generate_password().unwrap();
         assert_eq!(generated.len(), GENERATED_PASSWORD_CHARS);
-        assert!(check_password(&generated, "a@b.ht", None).is_ok());
+        assert!(check_password(&generated, "a@b.ht", None, None).is_ok());
         assert_ne!(generated, generate_password().unwrap());
     }
 }

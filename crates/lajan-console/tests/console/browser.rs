@@ -14,7 +14,7 @@ pub const PASSWORD: &str = "correct horse battery";
 pub async fn user(app: &TestApp, org_id: Option<&str>, email: &str, role: Role) -> lajan_domain::user::User {
     let org_id = org_id.unwrap_or(&app.org.id);
     let (user, hash) =
-        lajan_services::users::new_user(org_id, email, role, None, PASSWORD, false).expect("a valid user");
+        lajan_services::users::new_user((org_id, None), email, role, None, PASSWORD, false).expect("a valid user");
     app.store().create_user(&user, &hash, &lajan_testkit::operator()).await.expect("create the user");
     user
 }

@@ -136,6 +136,8 @@ api_test!(an_admin_invites_and_disables_users_and_reads_the_sign_ins, |app| {
     for (chosen, repeat, says) in [
         ("aaaaaaaaaaaaaa", "aaaaaaaaaaaaaa", "must not be one character repeated"),
         ("password1234", "password1234", "is too easy to guess"),
+        ("Summer2026!!", "Summer2026!!", "is too easy to guess"),
+        ("Welcome@2026", "Welcome@2026", "is too easy to guess"),
         ("              ", "              ", "must not be empty"),
         (password.as_str(), password.as_str(), "must differ from the password you were given"),
         (mine, "Mango tree by the wall", "must be the same password again"),

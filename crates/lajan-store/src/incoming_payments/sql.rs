@@ -228,17 +228,33 @@ impl IncomingPaymentStore for ThisStore {
                 match i64::try_from(received) {
                     Err(_) => PaymentApplied::TooLarge { intent_id: intent.id },
                     Ok(received) => {
+                        // Money that arrived cannot be refused: one the client's credit balance
+                        // cannot hold is undone to here and left for reconciliation, as a total
+                        // past i64 is.
+                        query("SAVEPOINT count_payment").execute(&mut *tx).await?;
                         query("UPDATE payment_intents SET amount_received = $1, updated_at = $2 WHERE id = $3")
                             .bind(received)
                             .bind(at.as_millis())
                             .bind(&intent.id)
                             .execute(&mut *tx)
                             .await?;
-                        if let Some(invoice_id) = &intent.invoice_id {
-                            self.count_on_invoice(&mut tx, &tenant, &payment, invoice_id, at, events).await?;
+                        let counted = match &intent.invoice_id {
+                            Some(invoice_id) => self.count_on_invoice(&mut tx, &tenant, &payment, invoice_id, at, events).await,
+                            None => Ok(()),
+                        };
+                        match counted {
+                            Err(StoreError::Rejected(refused)) if refused.code == "credit_balance_full" => {
+                                query("ROLLBACK TO SAVEPOINT count_payment").execute(&mut *tx).await?;
+                                PaymentApplied::TooLarge { intent_id: intent.id }
+                            }
+                            counted => {
+                                counted?;
+                                query("RELEASE SAVEPOINT count_payment").execute(&mut *tx).await?;
+                                let paid = intent.completed_by(received, at)
+                                    && mark_paid(&mut tx, &tenant, &intent, at, events).await?;
+                                PaymentApplied::Matched { intent_id: intent.id, paid }
+                            }
                         }
-                        let paid = intent.completed_by(received, at) && mark_paid(&mut tx, &tenant, &intent, at, events).await?;
-                        PaymentApplied::Matched { intent_id: intent.id, paid }
                     }
                 }
             }

@@ -385,18 +385,27 @@ contract!(received_totals_are_summed_wide_and_never_clamped, |store| {
     let d = invoice(&store, &t, &c, "100").await;
     let reference = d.intent.reference.clone();
     let near_the_top = i64::MAX - 10;
+    // More than a credit balance can hold: left for reconciliation, nothing counted.
     assert_eq!(
         pay(&store, &payment(&t, &reference, near_the_top, "HTG")).await,
+        PaymentApplied::TooLarge { intent_id: d.intent.id.clone() }
+    );
+    let untouched = store.get_invoice(&t, &d.invoice.id).await.unwrap().unwrap();
+    assert_eq!((untouched.invoice.amount_paid, untouched.intent.amount_received), (0, 0));
+    // The most an amount can be is counted, the rest over what is owed held as credit.
+    let most = lajan_domain::money::MAX_CENTS;
+    assert_eq!(
+        pay(&store, &payment(&t, &reference, most, "HTG")).await,
         PaymentApplied::Matched { intent_id: d.intent.id.clone(), paid: false }
     );
-    // Past i64 the total cannot be kept: the payment is refused and left for reconciliation,
-    // where clamping would have recorded a total that never arrived.
+    // A second overpayment the balance cannot hold is refused and left for reconciliation,
+    // where clamping would have recorded a balance that is not the money received.
     assert_eq!(
-        pay(&store, &payment(&t, &reference, 100, "HTG")).await,
+        pay(&store, &payment(&t, &reference, 20_000, "HTG")).await,
         PaymentApplied::TooLarge { intent_id: d.intent.id.clone() }
     );
     let after = store.get_invoice(&t, &d.invoice.id).await.unwrap().unwrap();
-    assert_eq!(after.invoice.amount_paid, near_the_top);
+    assert_eq!((after.invoice.amount_paid, after.intent.amount_received), (most, most));
     assert_eq!(store.incoming_payments_for_intent(&d.intent.id).await.unwrap().len(), 1);
     assert!(store.pending_incoming_payments(10).await.unwrap().is_empty(), "processed, as unmatched");
 });
