@@ -80,7 +80,7 @@ pub enum CheckPage<'a> {
 impl CheckPage<'_> {
     /// What a code sent for this page is kept as: bound to the client on their link, to the
     /// deposit on a deposit's page, so a code never works on another page.
-    fn code_hash(self, client_id: &str, code: &str) -> String {
+    pub(crate) fn code_hash(self, client_id: &str, code: &str) -> String {
         match self {
             CheckPage::Link => token_hash(&format!("{client_id}:{code}")),
             CheckPage::Deposit(id) => token_hash(&format!("{id}:{code}")),

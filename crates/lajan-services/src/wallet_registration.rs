@@ -151,7 +151,8 @@ impl Services {
     ) -> ServiceResult<()> {
         let code = six_digits()?;
         let message = receiver.map(|r| code_message(r, &code)).transpose()?;
-        let code_hash = token_hash(&format!("{}:{code}", w.deposit.id));
+        let client_id = receiver.map_or("", |r| r.due.client.id.as_str());
+        let code_hash = w.page().code_hash(client_id, &code);
         let send = DepositCode {
             contact_hash,
             receiver: receiver.map(|r| (r.tenant(), r.due.client.id.as_str())),
