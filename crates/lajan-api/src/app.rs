@@ -1,6 +1,7 @@
 //! Building and running the HTTP application: the router with its middleware, and the server with
 //! graceful shutdown. Tests build the same `Application` on port 0.
 
+use crate::address_slots::AddressSlots;
 use crate::caller::KeyCache;
 use crate::config::AppConfig;
 use crate::counters::{HitCounter, MemoryCounter, RedisCounter, StoreCounter};
@@ -52,6 +53,8 @@ impl Application {
         let in_flight = Arc::default();
         let pay_misses = Arc::new(MissThrottle::pay_pages());
         let code_misses = Arc::new(MissThrottle::registration_codes());
+        let deposit_starts = Arc::new(MissThrottle::deposits());
+        let requests_per_address = AddressSlots::new(config.connections.per_address);
         let state = AppState::new(AppParts {
             services,
             store,
@@ -61,6 +64,8 @@ impl Application {
             in_flight,
             pay_misses,
             code_misses,
+            deposit_starts,
+            requests_per_address,
         });
         Ok(Application { listener, state })
     }
@@ -77,7 +82,8 @@ impl Application {
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
         // The client's address (each request's `ConnectInfo`) throttles guesses at payment pages.
         let limits = self.state.config.connections;
-        crate::serve::serve(self.listener, router(self.state.clone()), limits, shutdown).await
+        let trusted = self.state.config.trusted_proxies.clone();
+        crate::serve::serve(self.listener, router(self.state.clone()), limits, &trusted, shutdown).await
     }
 }
 

@@ -21,6 +21,9 @@ pub struct AppConfig {
     /// Wrong registration codes one client address may give per hour, on every registration
     /// and deposit page together, before those pages answer it 429 (0: no limit).
     pub code_miss_limit: u64,
+    /// SEP-24 deposits one client address may start per hour, whatever its accounts, before
+    /// the next answers 429 (0: no limit).
+    pub deposit_limit: u64,
     /// Timeouts and the cap on open connections.
     pub connections: ConnectionLimits,
     /// Reverse proxies whose `X-Forwarded-For` names the client (none by default).
@@ -35,6 +38,7 @@ impl Default for AppConfig {
             auth_cache_ms: 1000,
             pay_miss_limit: 30,
             code_miss_limit: 30,
+            deposit_limit: 20,
             connections: ConnectionLimits::default(),
             trusted_proxies: Vec::new(),
         }

@@ -2,6 +2,7 @@
 //! idempotency), the error shape, the payment page and the OpenAPI document. Routes parse and
 //! call one use case of `lajan_services`; no background loop runs here (see `lajan_worker`).
 
+mod address_slots;
 pub mod app;
 pub mod auth;
 pub mod caller;

@@ -20,7 +20,7 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let app = Router::new().route("/metrics", get(scrape)).with_state(services);
-    crate::serve::serve(listener, app, ConnectionLimits::default(), shutdown).await
+    crate::serve::serve(listener, app, ConnectionLimits::default(), &[], shutdown).await
 }
 
 /// OpenMetrics for a scraper that asks for it (Prometheus does), else the Prometheus text format.

@@ -2,7 +2,7 @@
 //! UUID) on the answer, in error bodies and on every log line it causes; one log line when it is
 //! answered (request id, organization, client address, route template, status, latency); and its
 //! metrics. It also resolves the client's address (behind trusted proxies) for every per-address
-//! limit.
+//! limit, and caps each forwarded address's requests in flight.
 //! Nothing a caller sends besides its request id is logged: no header, query or body, so keys,
 //! secrets, passwords and session cookies never reach the logs.
 
@@ -41,16 +41,25 @@ pub async fn observe(State(state): State<AppState>, mut request: Request<Body>, 
     if let Some(client) = client {
         request.extensions_mut().insert(ClientAddress(client));
     }
+    // Behind a trusted proxy one connection carries many clients: each forwarded address's
+    // requests in flight are capped as each direct peer's connections are (`serve`).
+    let forwarded = client.filter(|client| Some(*client) != peer);
+    let held = forwarded.map(|client| state.requests_per_address.take(client));
+    let over_cap = matches!(held, Some(None));
     let method = method_label(request.method());
     let route = request.extensions().get::<MatchedPath>().map_or(UNMATCHED, MatchedPath::as_str).to_owned();
     let span = tracing::info_span!("request", request_id = %id, method, route = %route);
     let answer = async {
+        if over_cap {
+            return too_many_at_once();
+        }
         if method == OTHER_METHOD && !matches!(*request.method(), Method::TRACE | Method::CONNECT) {
             return unknown_method();
         }
         next.run(request).await
     };
     let mut response = answering(id.clone(), answer).instrument(span).await;
+    drop(held);
     response.headers_mut().insert(REQUEST_ID, header);
     let (status, took) = (response.status().as_u16(), started.elapsed());
     state.services.metrics.http_request(method, &route, status, took);
@@ -81,6 +90,13 @@ fn method_label(method: &Method) -> &'static str {
 
 /// A method HTTP does not define is one no route takes. 405 rather than 501: a 5xx would count
 /// a stranger's probing as the server's own failure in every error-rate alert.
+fn too_many_at_once() -> Response {
+    let message = "Too many requests from this address at once: wait for one to finish";
+    let mut refused = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message);
+    refused.retry_after = Some(1);
+    refused.into_response()
+}
+
 fn unknown_method() -> Response {
     ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", "No route takes that method").into_response()
 }

@@ -67,6 +67,8 @@ field left out keeps its value and `null` is refused except where a field says i
         routes::settings::update,
         routes::settings::confirm,
         routes::settings::cancel,
+        routes::home_domain::fetch,
+        routes::home_domain::verify,
         routes::invoices::list,
         routes::invoices::create,
         routes::invoices::fetch,

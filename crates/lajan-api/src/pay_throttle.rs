@@ -1,6 +1,6 @@
 //! Guessing: a `/pay/{id}` that names no page, or a wrong registration code, is a miss, counted
 //! per client address in fixed windows on the rate limiter's counter (shared where it is
-//! shared). An address past its limit gets 429 on every such page until the window ends, hits
+//! shared); so is each SEP-24 deposit started, which anyone with a fresh account can ask for. An address past its limit gets 429 on every such page until the window ends, hits
 //! included, so a 200 among the 429s never tells a guesser it found one.
 
 use crate::counters::{HitCounter, WINDOW_SECS};
@@ -29,6 +29,12 @@ impl MissThrottle {
     /// receivers' pages from one address.
     pub fn registration_codes() -> Self {
         MissThrottle { bucket: "code-miss", window_secs: 3_600, blocked: Mutex::default() }
+    }
+
+    /// SEP-24 deposits started, per hour: a new SEP-10 account costs nothing, so the cap per
+    /// account alone would not bound one address.
+    pub fn deposits() -> Self {
+        MissThrottle { bucket: "deposit-start", window_secs: 3_600, blocked: Mutex::default() }
     }
 
     /// The window `now` falls in, and the seconds left in it.

@@ -1,8 +1,10 @@
-//! The HTTP server's connections: accepted up to a cap, each closed when it idles or sends a
-//! request too slowly, with a deadline on reading each request's body. axum's own `serve` keeps a
+//! The HTTP server's connections: accepted up to a cap (and a cap per client address), each
+//! closed when it idles or sends a request too slowly, with a deadline on reading each request's
+//! body; HTTP/1.1 only unless HTTP/2 is asked for, then with a cap on streams. axum's own `serve` keeps a
 //! connection open for as long as its peer wishes, so a few thousand silent or dribbling sockets
 //! (slowloris) would hold every file descriptor the process has.
 
+use crate::address_slots::AddressSlots;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
@@ -12,6 +14,7 @@ use http_body::{Body as HttpBody, Frame, SizeHint};
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto::Builder;
+use ipnet::IpNet;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::pin::Pin;
@@ -37,6 +40,15 @@ pub struct ConnectionLimits {
     pub body_timeout: Duration,
     /// Connections open at once; the next waits in the listen queue until one closes.
     pub max_connections: usize,
+    /// Connections one client address may hold open at once (0: no limit); past it a new one
+    /// is answered 429 and closed. A trusted proxy's connections carry many clients: they are
+    /// not counted, each forwarded address's requests in flight are (`observe`).
+    pub per_address: usize,
+    /// Whether HTTP/2 (cleartext, prior knowledge) is served beside HTTP/1.1: off unless asked
+    /// for, since each HTTP/2 connection carries many requests past the connection cap.
+    pub http2: bool,
+    /// Streams one HTTP/2 connection may have open at once.
+    pub http2_max_streams: u32,
 }
 
 impl Default for ConnectionLimits {
@@ -46,6 +58,9 @@ impl Default for ConnectionLimits {
             idle_timeout: Duration::from_secs(60),
             body_timeout: Duration::from_secs(30),
             max_connections: 4096,
+            per_address: 64,
+            http2: false,
+            http2_max_streams: 32,
         }
     }
 }
@@ -56,9 +71,11 @@ pub async fn serve(
     listener: TcpListener,
     router: Router,
     limits: ConnectionLimits,
+    trusted_proxies: &[IpNet],
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    let per_address = AddressSlots::new(limits.per_address);
     // Connections hold a receiver each: closing the sender asks them to finish; once every
     // receiver is dropped, every connection has.
     let (stop, stopping) = watch::channel(());
@@ -75,10 +92,16 @@ pub async fn serve(
         };
         match accepted {
             Ok((stream, peer)) => {
+                let proxied = trusted_proxies.iter().any(|net| net.contains(&peer.ip()));
+                let address_slot = if proxied { None } else { per_address.take(peer.ip()) };
+                if !proxied && address_slot.is_none() {
+                    refuse(stream);
+                    continue;
+                }
                 let (router, stopping) = (router.clone(), stopping.clone());
                 tokio::spawn(async move {
                     serve_connection(stream, peer, router, limits, stopping).await;
-                    drop(slot);
+                    drop((slot, address_slot));
                 });
             }
             // Out of descriptors or memory: wait for some to be freed rather than spin.
@@ -94,6 +117,14 @@ pub async fn serve(
     let _ = stop.send(());
     stop.closed().await;
     Ok(())
+}
+
+/// Answers a connection its address may not open with 429, if its socket takes the few bytes
+/// now, and closes it: nothing is read, nothing waited for.
+fn refuse(stream: TcpStream) {
+    const TOO_MANY: &[u8] =
+        b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+    let _ = stream.try_write(TOO_MANY);
 }
 
 /// Errors of one connection (the peer gave up before it was accepted), not of the listener.
@@ -124,8 +155,14 @@ async fn serve_connection(
             response
         }
     });
-    let builder = Builder::new(TokioExecutor::new());
-    let mut connection = std::pin::pin!(builder.serve_connection_with_upgrades(io, service));
+    let mut builder = Builder::new(TokioExecutor::new());
+    if limits.http2 {
+        builder.http2().max_concurrent_streams(limits.http2_max_streams);
+    } else {
+        builder = builder.http1_only();
+    }
+    // No route upgrades a connection; without upgrades `http1_only` holds.
+    let mut connection = std::pin::pin!(builder.serve_connection(io, service));
     let mut watchdog = std::pin::pin!(activity.overdue(limits));
     let mut asked_to_stop = false;
     loop {

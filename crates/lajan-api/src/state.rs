@@ -1,6 +1,7 @@
 //! What every handler can reach: the use cases, the store they share, the rate-limit counter,
 //! the configuration and the keys being answered.
 
+use crate::address_slots::AddressSlots;
 use crate::caller::KeyCache;
 use crate::config::AppConfig;
 use crate::counters::HitCounter;
@@ -43,6 +44,10 @@ pub struct AppParts {
     pub pay_misses: Arc<MissThrottle>,
     /// Client addresses that gave too many wrong registration codes this hour.
     pub code_misses: Arc<MissThrottle>,
+    /// Client addresses that started too many SEP-24 deposits this hour.
+    pub deposit_starts: Arc<MissThrottle>,
+    /// Requests in flight per client address forwarded by a trusted proxy.
+    pub requests_per_address: Arc<AddressSlots>,
 }
 
 impl AppState {

@@ -81,6 +81,7 @@ async fn run(n: u8, payouts: usize, close_ms: u64) -> anyhow::Result<(usize, f64
             approval: ApprovalStatus::Approved,
             exec: ExecStatus::Pending,
             created_by_key: "key_bench".into(),
+            approval_withdrawn_by: None,
             created_at: now,
             updated_at: now,
         };

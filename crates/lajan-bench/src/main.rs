@@ -360,6 +360,7 @@ async fn seed(store: Arc<dyn Store>, out: &std::path::Path, n: Counts, concurren
                     approval,
                     exec,
                     created_by_key: key_id,
+                    approval_withdrawn_by: None,
                     created_at: now,
                     updated_at: now,
                 };

@@ -44,7 +44,9 @@ pub async fn page(State(console): State<Console>, signed: Signed) -> Response {
         .collect();
     let sign_ins: Vec<Value> = sign_ins
         .iter()
-        .map(|s| context! { email => s.email, outcome => s.outcome.as_str(), at => s.at.to_string() })
+        .map(|s| {
+            context! { email => s.email, outcome => s.outcome.as_str(), refusals => s.refusals, at => s.at.to_string() }
+        })
         .collect();
     let now = Timestamp::now();
     let settings: Vec<Value> = settings

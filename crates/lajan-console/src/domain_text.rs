@@ -72,6 +72,10 @@ const RULES: &[(&str, &str)] = &[
     ("must be an https:// link or the wallet app's own scheme, like wallet://register", "rule-deep-link"),
     ("must be an https:// link", "rule-https-link"),
     ("must be a domain (a host, with a port at most) of at most {} characters, like pay.example.org", "rule-domain"),
+    (
+        "must be a public domain name, like pay.example.org, not an address or a name of this machine",
+        "rule-public-domain",
+    ),
     ("must use https for a live endpoint", "rule-https-live"),
     ("must name a host", "rule-url-host"),
     ("must name its host with letters, digits, hyphens and dots, or an IP address", "rule-url-host"),

@@ -59,8 +59,8 @@ pub async fn detail(
         Ok(detail) => detail,
         Err(page) => return page,
     };
-    // A batch's payouts are decided with their disbursement.
-    let waiting = detail.payout.approval == ApprovalStatus::Pending && detail.payout.disbursement_id.is_none();
+    // A batch's payouts are decided with their disbursement, unless their approval was withdrawn.
+    let waiting = detail.payout.approval == ApprovalStatus::Pending && detail.payout.decided_alone();
     let own = |distinct| approvals::own_payout(&signed.session, distinct, &detail);
     let decision = match approvals::decision(&console, &signed.session, waiting, own).await {
         Ok(decision) => decision,

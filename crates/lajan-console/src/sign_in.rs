@@ -14,6 +14,7 @@ use axum::{Extension, Form};
 use lajan_domain::Timestamp;
 use lajan_domain::network::ClientAddress;
 use lajan_i18n::{Lang, say, say_with};
+use lajan_services::ServiceError;
 use lajan_services::console::{SignInRefusal, random_token};
 use minijinja::context;
 use serde::Deserialize;
@@ -92,6 +93,14 @@ pub async fn submit(
     let client = client.map(|Extension(client)| client);
     let signed_in = match console.services.sign_in(&form.email, &form.password, client).await {
         Ok(outcome) => outcome,
+        Err(ServiceError::TooSoon { retry_after_seconds, .. }) => {
+            // The password gate is full: nothing was checked or counted against the email.
+            let busy = say("sign-in-busy");
+            let lang = visitor_language(&headers);
+            let mut response = form_page(&console, lang, StatusCode::TOO_MANY_REQUESTS, &form.email, Some(&busy));
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_seconds));
+            return response;
+        }
         Err(e) => return pages::failure(&e),
     };
     match signed_in {

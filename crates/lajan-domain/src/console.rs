@@ -21,6 +21,9 @@ pub const ADDRESS_FAILURES: usize = 20;
 pub const ADDRESS_WINDOW_MS: i64 = 15 * MINUTE_MS;
 /// A session's last use is written at most this often: a page view is a read, not a write.
 pub const SESSION_TOUCH_MS: i64 = MINUTE_MS;
+/// Sign-in attempts older than this are forgotten: every lock reads the last quarter hour, and
+/// an admin's audit reads the last weeks.
+pub const SIGN_IN_RETENTION_MS: i64 = 90 * 24 * 60 * MINUTE_MS;
 
 /// What became of one sign-in attempt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +53,10 @@ pub struct SignIn {
     pub at: Timestamp,
     /// The client's address (behind trusted proxies, the one they forwarded), when known.
     pub client_address: Option<String>,
+    /// The attempts this record stands for: one, except a `locked` one, which counts every
+    /// refusal of its lock that followed it (from its address, or for its email), so a refused
+    /// caller cannot grow the table by asking again.
+    pub refusals: u32,
 }
 
 /// A signed-in user's session. The browser holds a random token; the store keeps its digest.
@@ -103,16 +110,35 @@ pub fn refused_until(
     address_failures: Option<&[Timestamp]>,
     now: Timestamp,
 ) -> Option<Timestamp> {
+    refusal(email_failures, address_failures, now).map(|(until, _)| until)
+}
+
+/// What a refused sign-in was refused for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LockedBy {
+    /// Its client address failed too often, whatever the emails.
+    Address,
+    /// Its email is locked.
+    Email,
+}
+
+/// [`refused_until`], and which lock refused it: the refusals of one lock are counted on one
+/// record (see [`SignIn::refusals`]).
+pub fn refusal(
+    email_failures: &[Timestamp],
+    address_failures: Option<&[Timestamp]>,
+    now: Timestamp,
+) -> Option<(Timestamp, LockedBy)> {
     if let Some(oldest) = address_failures.and_then(|f| f.get(ADDRESS_FAILURES - 1)) {
         let until = oldest.plus_millis(ADDRESS_WINDOW_MS);
         if now.as_millis() < until.as_millis() {
-            return Some(until);
+            return Some((until, LockedBy::Address));
         }
     }
     let until = locked_until(email_failures, now)?;
     let failed_lately =
         |f: &[Timestamp]| f.first().is_some_and(|t| now.as_millis() - t.as_millis() < LOCKOUT_WINDOW_MS);
-    address_failures.is_none_or(failed_lately).then_some(until)
+    address_failures.is_none_or(failed_lately).then_some((until, LockedBy::Email))
 }
 
 #[cfg(test)]
@@ -130,10 +156,12 @@ mod tests {
         );
         assert_eq!(refused_until(&[], Some(&spraying[..ADDRESS_FAILURES - 1]), now), None, "one short");
         assert_eq!(refused_until(&[], Some(&spraying), at(40)), None, "the window has passed");
+        assert_eq!(refusal(&[], Some(&spraying), now).map(|(_, by)| by), Some(LockedBy::Address));
 
         let locked_email = failures(&[10, 11, 12, 13, 14]);
         let until = Some(at(14).plus_millis(LOCKOUT_MS));
         assert_eq!(refused_until(&locked_email, None, now), until, "an unknown address");
+        assert_eq!(refusal(&locked_email, None, now).map(|(_, by)| by), Some(LockedBy::Email));
         assert_eq!(refused_until(&locked_email, Some(&failures(&[14])), now), until, "the guesser's address");
         assert_eq!(refused_until(&locked_email, Some(&[]), now), None, "the owner's clean address");
         assert_eq!(refused_until(&locked_email, Some(&failures(&[-30])), now), None, "failed, but not lately");

@@ -275,9 +275,10 @@ pub fn submission(approval_required: bool) -> (DisbursementStatus, &'static [&'s
 /// people's to change, and stays.
 ///
 /// `approved` lasts until the executor takes the first item; `processing` until none is left
-/// to run; then `completed` (all sent), `failed` (none sent: all failed or canceled) or
-/// `partially_failed` (some sent, some failed or canceled: a canceled item paid nobody, so the
-/// batch did not do all it was approved for). Retrying failed items goes back to `processing`.
+/// to run; then `completed` (all sent), `failed` (none sent: all failed, canceled or rejected) or
+/// `partially_failed` (some sent, some failed, canceled or rejected: such an item paid nobody, so
+/// the batch did not do all it was approved for; an approved batch's item is rejected alone only
+/// after its approval was withdrawn). Retrying failed items goes back to `processing`.
 pub fn roll_up(status: DisbursementStatus, counts: &ItemCounts) -> (DisbursementStatus, Option<&'static str>) {
     use DisbursementStatus as S;
     if matches!(status, S::Draft | S::PendingApproval | S::Rejected) {
@@ -287,12 +288,11 @@ pub fn roll_up(status: DisbursementStatus, counts: &ItemCounts) -> (Disbursement
         let untouched = counts.executing == 0 && counts.sent == 0 && counts.failed == 0 && counts.canceled == 0;
         if status == S::Approved && untouched { S::Approved } else { S::Processing }
     } else {
-        match (counts.sent > 0, counts.failed + counts.canceled > 0) {
+        match (counts.sent > 0, counts.failed + counts.canceled + counts.rejected > 0) {
             (true, false) => S::Completed,
             (false, true) => S::Failed,
             (true, true) => S::PartiallyFailed,
-            // Nothing sent, failed or canceled, nothing left: only rejected items, which an
-            // approved batch never has.
+            // Nothing sent, failed, canceled or rejected, and nothing left: an empty batch.
             (false, false) => status,
         }
     };
@@ -392,6 +392,13 @@ mod tests {
                 ItemCounts { canceled: 5, ..ItemCounts::default() },
                 S::Failed,
                 Some("disbursement.failed"),
+            ),
+            // An item rejected alone after its approval was withdrawn paid nobody either.
+            (
+                S::Processing,
+                ItemCounts { sent: 2, rejected: 1, ..ItemCounts::default() },
+                S::PartiallyFailed,
+                Some("disbursement.partially_failed"),
             ),
         ];
         for (from, c, to, event) in cases {

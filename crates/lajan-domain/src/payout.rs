@@ -171,11 +171,13 @@ pub enum PayoutAction {
 }
 
 impl PayoutAction {
-    /// The refusal of this action on a payout that pays an item of disbursement `batch`: its
+    /// The refusal of this action on `payout`, which pays an item of disbursement `batch`: its
     /// payouts move with the disbursement, never one by one; except a cancel, which is about
-    /// one receiver (`None`).
-    pub fn refused_in_batch(self, batch: &str) -> Option<Invalid> {
+    /// one receiver, and the decision on a payout whose approval was withdrawn when its
+    /// receiver's contact changed, which the disbursement's approval no longer covers (`None`).
+    pub fn refused_in_batch(self, batch: &str, payout: &Payout) -> Option<Invalid> {
         let (code, verb, batch_verb) = match self {
+            PayoutAction::Approve | PayoutAction::Reject if payout.decided_alone() => return None,
             PayoutAction::Approve => ("cannot_approve", "approved", "approve"),
             PayoutAction::Reject => ("cannot_reject", "rejected", "reject"),
             PayoutAction::Retry => ("cannot_retry", "retried", "retry-failed"),
@@ -321,6 +323,9 @@ pub struct Payout {
     /// The id of whoever created it: an API key (`key_…`) or a console user (`usr_…`); the
     /// distinct-approver rule compares it with the approver's (the column kept its first name).
     pub created_by_key: String,
+    /// Who took its approval back when where it may go changed (`payout.approval_withdrawn`):
+    /// under four eyes they may not approve it again, and a batch's payout is then decided alone.
+    pub approval_withdrawn_by: Option<String>,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
 }
@@ -332,6 +337,12 @@ pub const RELEASE_NEEDS_APPROVER: &str = "This client has approved payouts waiti
      walletAccountId sends them to it, which needs the payouts:approve scope";
 
 impl Payout {
+    /// Whether a person approves or rejects it by itself: one not in a batch, or a batch's whose
+    /// approval was withdrawn (the disbursement's decision no longer covers it).
+    pub fn decided_alone(&self) -> bool {
+        self.disbursement_id.is_none() || self.approval_withdrawn_by.is_some()
+    }
+
     /// The memo its transaction carries: the wallet's when it needs one, else the organization's.
     pub fn network_memo(&self) -> Option<StellarMemo> {
         self.wallet_memo.clone().or_else(|| self.memo.clone().map(StellarMemo::Text))

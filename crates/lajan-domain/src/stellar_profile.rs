@@ -3,7 +3,7 @@
 //! wallet its receivers use shows the organization rather than the deployment.
 
 use crate::client::Email;
-use crate::network::parse_domain;
+use crate::network::{is_localhost, parse_domain};
 use crate::validation::{FieldErrors, check_text};
 use crate::webhook::check_url;
 
@@ -44,7 +44,7 @@ impl StellarProfile {
     /// This profile with `input` applied, recording each bad field in `errors`.
     pub fn updated(&self, input: StellarProfileInput, errors: &mut FieldErrors) -> StellarProfile {
         let mut next = self.clone();
-        let home_domain = |raw: &str| parse_domain(raw, HOME_DOMAIN_BYTES);
+        let home_domain = |raw: &str| parse_home_domain(raw);
         let email = |raw: &str| Email::parse(raw).map(|e| e.as_str().to_owned());
         let description = |raw: &str| check_text(raw, DESCRIPTION_CHARS, true).map(|()| raw.to_owned());
         set(errors, "homeDomain", input.home_domain, &home_domain, &mut next.home_domain);
@@ -55,6 +55,24 @@ impl StellarProfile {
         set(errors, "orgSupportEmail", input.org_support_email, &email, &mut next.org_support_email);
         next
     }
+}
+
+/// A home domain: a public name an organization can prove it holds with a DNS TXT record, so
+/// never an address (`127.0.0.1`), a name of the machine (`localhost`) or a name spelled with a
+/// trailing dot (the same name as without it, served twice).
+fn parse_home_domain(raw: &str) -> Result<String, String> {
+    let domain = parse_domain(raw, HOME_DOMAIN_BYTES)?;
+    let host =
+        domain.rsplit_once(':').filter(|(_, port)| port.parse::<u16>().is_ok()).map_or(domain.as_str(), |(h, _)| h);
+    let name =
+        || "must be a public domain name, like pay.example.org, not an address or a name of this machine".to_owned();
+    if host.ends_with('.') || host.starts_with('[') || host.parse::<std::net::IpAddr>().is_ok() || is_localhost(host) {
+        return Err(name());
+    }
+    if !host.contains('.') {
+        return Err(name());
+    }
+    Ok(domain)
 }
 
 /// Applies one field as typed: absent keeps it, empty clears it, else it must parse.
@@ -101,6 +119,12 @@ mod tests {
         assert!(errors.finish().is_ok());
         assert_eq!(profile.home_domain.as_deref(), Some("pay.fonkoze.example"));
         let mut errors = FieldErrors::new();
+        for own in ["127.0.0.1", "pay.example.org.", "localhost", "api.localhost", "[::1]", "intranet"] {
+            let mut refused = FieldErrors::new();
+            let input = StellarProfileInput { home_domain: Some(own.into()), ..Default::default() };
+            StellarProfile::default().updated(input, &mut refused);
+            assert!(refused.finish().is_err(), "{own} is refused");
+        }
         let clear = StellarProfileInput { home_domain: Some(String::new()), ..Default::default() };
         let cleared = profile.updated(clear, &mut errors);
         assert_eq!((cleared.home_domain, cleared.org_url.as_deref()), (None, Some("https://fonkoze.example")));

@@ -9,6 +9,10 @@ use crate::{Environment, Timestamp};
 /// How long the interactive page's link works: the SEP asks for short-lived, single-purpose
 /// URLs; a wallet asks for a new one when it expires.
 pub const LINK_TTL_MS: i64 = 30 * 60 * 1000;
+/// Deposits one SEP-10 account may hold unfinished with a working link, whatever its memos: an
+/// exchange registering many users from one account registers twenty at a time; one token
+/// cannot fill the deployment's cap.
+pub const OPEN_DEPOSITS_PER_ACCOUNT: i64 = 20;
 
 /// A wallet's deposit, as stored, with the payout it follows (joined when read).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,6 +123,7 @@ mod tests {
                 approval,
                 exec,
                 created_by_key: "key_1".into(),
+                approval_withdrawn_by: None,
                 created_at: at,
                 updated_at: at,
             },

@@ -2,6 +2,7 @@
 //! is sealed (Argon2id, as passwords are) before anything is stored.
 
 use crate::events::client_event;
+use crate::password_gate::{Caller, PasswordGate};
 use crate::users::slow_hash;
 use crate::{ServiceError, ServiceResult, Services};
 use lajan_domain::client::{Client, ClientInput, ClientPatchInput};
@@ -25,7 +26,7 @@ impl Services {
         if !language_given {
             client.language = self.store.get_settings(tenant).await?.receivers.default_client_language;
         }
-        client.verification = seal(answer).await?;
+        client.verification = seal(&self.password_gate, answer).await?;
         self.store.create_client(tenant, &client, &client_event("client.created")(&client), idempotency).await?;
         Ok(client)
     }
@@ -44,7 +45,7 @@ impl Services {
         let waiting =
             WaitingPayouts { may_release_approved: may_approve_payouts, withdrawn: Some(&crate::events::payout_event) };
         if let Some(answer) = answer {
-            patch.verification = Some(seal(answer).await?);
+            patch.verification = Some(seal(&self.password_gate, answer).await?);
         }
         let updated = self
             .store
@@ -72,8 +73,11 @@ impl Services {
 }
 
 /// The verification kept for `answer`: its kind and the slow hash of its normalized form.
-pub(crate) async fn seal(answer: Option<VerificationAnswer>) -> ServiceResult<Option<Verification>> {
+pub(crate) async fn seal(
+    gate: &PasswordGate,
+    answer: Option<VerificationAnswer>,
+) -> ServiceResult<Option<Verification>> {
     let Some(answer) = answer else { return Ok(None) };
-    let hash = slow_hash(answer.secret().to_owned()).await?;
+    let hash = slow_hash(gate, Caller::Organization, answer.secret().to_owned()).await?;
     Ok(Some(Verification { kind: answer.kind, hash }))
 }

@@ -3,7 +3,8 @@
 //! the browser's token.
 
 use crate::keys::hash_secret;
-use crate::users::{hash_password, password_matches};
+use crate::password_gate::Caller;
+use crate::users::{hash_password, verify_password};
 use crate::{ServiceError, ServiceResult, Services};
 use lajan_domain::console::{ConsoleSession, SESSION_TOUCH_MS, SignIn, SignInOutcome};
 use lajan_domain::hex::encode as hex;
@@ -69,12 +70,16 @@ impl Services {
             outcome: SignInOutcome::Pending,
             at: now,
             client_address: client.map(|c| c.0.to_string()),
+            refusals: 1,
         };
+        // A place for the check first: a sign-in refused as busy is not an attempt.
+        let place = self.password_gate.enter(Caller::Anonymous)?;
         if let Some(until) = self.store.start_sign_in(&attempt).await? {
             return Ok(Err(SignInRefusal::Locked { until }));
         }
-        let hash = known.as_ref().map_or(unknown_user_hash(), |(_, hash)| hash.as_str());
-        let matches = password_matches(password, hash).await?;
+        let (password, hash) =
+            (password.to_owned(), known.as_ref().map_or(unknown_user_hash(), |(_, hash)| hash.as_str()).to_owned());
+        let matches = place.run(move || verify_password(&password, &hash)).await?;
         let user = known.map(|(user, _)| user).filter(|user| matches && user.disabled_at.is_none());
         let Some(user) = user else {
             self.store.finish_sign_in(&attempt.id, SignInOutcome::Failed, None).await?;

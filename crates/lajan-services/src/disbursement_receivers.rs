@@ -145,10 +145,12 @@ impl Services {
             // Nothing will be stored: no answer needs its slow hash.
             return Ok(receivers);
         }
-        // Each answer is sealed with its own slow hash; they run side by side on the blocking pool.
+        // Each answer is sealed with its own slow hash; they run side by side, as many at once
+        // as the password gate has slots.
         let mut sealing = tokio::task::JoinSet::new();
         for (i, answer) in answers.into_iter().enumerate() {
-            sealing.spawn(async move { (i, seal(answer).await) });
+            let gate = self.password_gate.clone();
+            sealing.spawn(async move { (i, seal(&gate, answer).await) });
         }
         while let Some(done) = sealing.join_next().await {
             let (i, sealed) = done.map_err(|e| ServiceError::Unavailable(format!("hashing stopped: {e}")))?;

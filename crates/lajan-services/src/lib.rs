@@ -27,6 +27,7 @@ pub mod messages;
 pub mod metrics;
 pub mod nudge;
 pub mod orgs;
+pub mod password_gate;
 pub mod payment_links;
 pub mod payments;
 pub mod payouts;
@@ -82,6 +83,9 @@ pub struct ServiceConfig {
     /// The SMS provider account whose delivery receipts `/callbacks/sms` accepts (the worker's
     /// sending account); without it the callback answers 404.
     pub sms_account: Option<messages::receipts::SmsAccount>,
+    /// Argon2 hashes run at once (`None`: one per CPU); four times as many wait, and a sign-in or
+    /// receiver's answer past those is answered 429.
+    pub password_hash_slots: Option<usize>,
 }
 
 impl Default for ServiceConfig {
@@ -91,10 +95,11 @@ impl Default for ServiceConfig {
             live_asset_issuers: BTreeMap::new(),
             sandbox_ledger_close_ms: 1000,
             live_ledger: None,
-            resolver: Arc::new(SystemResolver),
+            resolver: Arc::new(SystemResolver::default()),
             sandbox_webhooks_private: false,
             signing_secret: None,
             sms_account: None,
+            password_hash_slots: None,
         }
     }
 }
@@ -114,6 +119,8 @@ pub struct Services {
     sandbox_signing_seed: tokio::sync::OnceCell<SecretString>,
     /// How wallets' `stellar.toml` files are read (SEP-10 `client_domain`).
     wallet_domains: client_domain::WalletDomains,
+    /// Every Argon2 hash and check goes through it: a bound on their memory and CPU.
+    pub(crate) password_gate: Arc<password_gate::PasswordGate>,
 }
 
 impl Services {
@@ -131,7 +138,12 @@ impl Services {
             .map_err(|e| ConfigError { setting: "the HTTP client for wallet domains", problem: e.to_string() })?;
         let ledgers =
             Ledgers { sandbox: sandbox.clone() as Arc<dyn Ledger>, live: live.clone().map(|l| l as Arc<dyn Ledger>) };
+        let password_gate = Arc::new(match config.password_hash_slots {
+            Some(slots) => password_gate::PasswordGate::new(slots),
+            None => password_gate::PasswordGate::per_cpu(),
+        });
         Ok(Services {
+            password_gate,
             store,
             config,
             ledgers,

@@ -163,6 +163,7 @@ impl Services {
             approval: ApprovalStatus::Pending,
             exec: Payout::first_exec(wallet.as_ref()),
             created_by_key: tenant.actor.id().to_owned(),
+            approval_withdrawn_by: None,
             created_at: now,
             updated_at: now,
         })
@@ -210,7 +211,8 @@ impl Services {
             .payout_action(tenant, id, action, tenant.actor.id(), reason, now, &payout_event, idempotency)
             .await
             .map_err(ServiceError::not_found_as("payout"))?;
-        if let Some(batch) = d.payout.disbursement_id.clone().filter(|_| action == PayoutAction::Cancel) {
+        let settled = matches!(action, PayoutAction::Cancel | PayoutAction::Reject);
+        if let Some(batch) = d.payout.disbursement_id.clone().filter(|_| settled) {
             // Its disbursement may be done now that this item will never be paid.
             self.roll_up_disbursements(Some(vec![(d.tenant.clone(), batch)])).await?;
         }

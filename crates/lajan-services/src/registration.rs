@@ -5,6 +5,7 @@
 use crate::error::{ServiceError, ServiceResult};
 use crate::events::{invitation_event, message_event};
 use crate::invitations::token_hash;
+use crate::password_gate::Caller;
 use crate::users::password_matches;
 use crate::wallet_links::WalletLink;
 use crate::{Services, assets};
@@ -291,7 +292,7 @@ impl Services {
         };
         let now = Timestamp::now();
         let answer = VerificationAnswer::parse(kept.kind, raw, now).map_err(|rule| refused("invalid_answer", &rule))?;
-        let right = password_matches(answer.secret(), &kept.hash).await?;
+        let right = password_matches(&self.password_gate, Caller::Anonymous, answer.secret(), &kept.hash).await?;
         let change = move |checks: &mut RegistrationChecks, i: Option<&mut Invitation>, _: i64| {
             let Some(i) = i.filter(|i| i.status == InvitationStatus::Invited) else { return Ok(false) };
             if right {

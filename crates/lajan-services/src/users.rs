@@ -7,6 +7,7 @@
 //! passes, one lane: OWASP's recommendation), stored as a PHC string, so the parameters travel
 //! with each hash and can be raised later without invalidating the old ones.
 
+use crate::password_gate::{Caller, PasswordGate};
 use crate::{ServiceError, ServiceResult, Services};
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
@@ -100,21 +101,21 @@ pub fn verify_password(password: &str, hash: &str) -> bool {
     PasswordHash::new(hash).is_ok_and(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
 }
 
-/// [`hash_password`] off the async threads: Argon2 takes tens of milliseconds of CPU. For
-/// passwords, and for the answers receivers prove who they are with.
-pub(crate) async fn slow_hash(secret: String) -> ServiceResult<String> {
-    tokio::task::spawn_blocking(move || hash_password(&secret))
-        .await
-        .map_err(|e| ServiceError::Unavailable(format!("hashing stopped: {e}")))?
-        .map_err(ServiceError::Unavailable)
+/// [`hash_password`] through the gate: Argon2 takes 19 MiB and tens of milliseconds of CPU.
+/// For passwords, and for the answers receivers prove who they are with.
+pub(crate) async fn slow_hash(gate: &PasswordGate, caller: Caller, secret: String) -> ServiceResult<String> {
+    gate.run(caller, move || hash_password(&secret)).await?.map_err(ServiceError::Unavailable)
 }
 
-/// [`verify_password`] off the async threads: Argon2 takes tens of milliseconds of CPU.
-pub(crate) async fn password_matches(password: &str, hash: &str) -> ServiceResult<bool> {
+/// [`verify_password`] through the gate.
+pub(crate) async fn password_matches(
+    gate: &PasswordGate,
+    caller: Caller,
+    password: &str,
+    hash: &str,
+) -> ServiceResult<bool> {
     let (password, hash) = (password.to_owned(), hash.to_owned());
-    tokio::task::spawn_blocking(move || verify_password(&password, &hash))
-        .await
-        .map_err(|e| ServiceError::Unavailable(format!("checking a password stopped: {e}")))
+    gate.run(caller, move || verify_password(&password, &hash)).await
 }
 
 /// A random password of [`GENERATED_PASSWORD_CHARS`] characters, for a user created without one.
@@ -186,10 +187,11 @@ impl Services {
         check_password(password, &user.email, user.name.as_deref(), organization.as_deref())
             .map_err(|rule| ServiceError::field("password", rule))?;
         let (_, current) = self.store.user_by_email(&user.email).await?.ok_or(ServiceError::NotFound("user"))?;
-        if password_matches(password, &current).await? {
+        let gate = &self.password_gate;
+        if password_matches(gate, Caller::Organization, password, &current).await? {
             return Err(ServiceError::field("password", "must differ from the password you were given"));
         }
-        let hash = slow_hash(password.to_owned()).await?;
+        let hash = slow_hash(gate, Caller::Organization, password.to_owned()).await?;
         self.store.set_own_password(&user.id, &hash).await.map_err(ServiceError::not_found_as("user"))
     }
 

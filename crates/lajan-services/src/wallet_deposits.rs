@@ -7,12 +7,13 @@ use crate::wallet_auth::WalletSession;
 use crate::{ServiceError, ServiceResult, Services};
 use lajan_domain::Timestamp;
 use lajan_domain::id::IdKind;
-use lajan_domain::wallet_deposit::{LINK_TTL_MS, WalletDeposit};
+use lajan_domain::wallet_deposit::{LINK_TTL_MS, OPEN_DEPOSITS_PER_ACCOUNT, WalletDeposit};
 use lajan_i18n::Lang;
 use lajan_store::DepositQuery;
 
 /// The most deposits left unfinished with a working link at once, deployment-wide: anyone can
-/// authenticate a new account, so this, not a per-account limit, bounds what they can open.
+/// authenticate a new account, so this bounds what they can open together, beside the caps per
+/// account (`OPEN_DEPOSITS_PER_ACCOUNT`) and per client address (`LAJAN_DEPOSIT_LIMIT`).
 const MAX_OPEN_DEPOSITS: i64 = 10_000;
 
 /// The most deposits one listing answers.
@@ -68,7 +69,12 @@ impl Services {
             registered_at: None,
             payout: None,
         };
-        self.store.start_wallet_deposit(&deposit, &hash).await?;
+        if !self.store.start_wallet_deposit(&deposit, &hash, OPEN_DEPOSITS_PER_ACCOUNT).await? {
+            return Err(ServiceError::TooSoon {
+                message: "This account has 20 registrations in progress: finish one, or wait until its link expires (30 minutes)",
+                retry_after_seconds: 60,
+            });
+        }
         let url = self.public_link(&format!("/wallet-registration/{token}"));
         Ok(StartedDeposit { id: deposit.id, url })
     }

@@ -20,16 +20,53 @@ const RESOLVE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 #[async_trait]
 pub trait HostResolver: Send + Sync + std::fmt::Debug + 'static {
     async fn resolve(&self, host: &str) -> std::io::Result<Vec<IpAddr>>;
+
+    /// The TXT records of `name` (each record's strings joined); none when it has none.
+    async fn txt(&self, name: &str) -> std::io::Result<Vec<String>>;
 }
 
-/// The operating system's resolver.
+/// The operating system's resolver; TXT records through hickory, with the system's name servers
+/// (`/etc/resolv.conf`).
 #[derive(Debug, Default)]
-pub struct SystemResolver;
+pub struct SystemResolver {
+    dns: tokio::sync::OnceCell<hickory_resolver::TokioResolver>,
+}
 
 #[async_trait]
 impl HostResolver for SystemResolver {
     async fn resolve(&self, host: &str) -> std::io::Result<Vec<IpAddr>> {
         Ok(tokio::net::lookup_host((host, 0)).await?.map(|addr| addr.ip()).collect())
+    }
+
+    async fn txt(&self, name: &str) -> std::io::Result<Vec<String>> {
+        use hickory_resolver::net::runtime::TokioRuntimeProvider;
+        use hickory_resolver::proto::rr::RData;
+        let dns = self
+            .dns
+            .get_or_try_init(|| async {
+                hickory_resolver::TokioResolver::builder(TokioRuntimeProvider::default())
+                    .map_err(std::io::Error::other)?
+                    .build()
+                    .map_err(std::io::Error::other)
+            })
+            .await?;
+        let found = match tokio::time::timeout(RESOLVE_TIMEOUT, dns.txt_lookup(name)).await {
+            Err(_) => return Err(std::io::Error::other(format!("{name} did not answer within 5 s"))),
+            Ok(Err(e)) if e.is_no_records_found() => return Ok(Vec::new()),
+            Ok(Err(e)) => return Err(std::io::Error::other(e)),
+            Ok(Ok(found)) => found,
+        };
+        let joined = |txt: &hickory_resolver::proto::rr::rdata::TXT| {
+            txt.txt_data.iter().map(|part| String::from_utf8_lossy(part)).collect::<String>()
+        };
+        Ok(found
+            .answers()
+            .iter()
+            .filter_map(|record| match &record.data {
+                RData::TXT(txt) => Some(joined(txt)),
+                _ => None,
+            })
+            .collect())
     }
 }
 
@@ -37,6 +74,7 @@ impl HostResolver for SystemResolver {
 #[derive(Debug, Default)]
 pub struct FixedResolver {
     answers: Mutex<HashMap<String, Vec<IpAddr>>>,
+    texts: Mutex<HashMap<String, Vec<String>>>,
 }
 
 impl FixedResolver {
@@ -45,6 +83,12 @@ impl FixedResolver {
         let ips = ips.iter().filter_map(|ip| ip.parse().ok()).collect();
         self.answers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(host.to_ascii_lowercase(), ips);
     }
+
+    /// From now on, `name`'s TXT records are `records`.
+    pub fn set_txt(&self, name: &str, records: &[&str]) {
+        let records = records.iter().map(|r| (*r).to_owned()).collect();
+        self.texts.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(name.to_ascii_lowercase(), records);
+    }
 }
 
 #[async_trait]
@@ -52,6 +96,11 @@ impl HostResolver for FixedResolver {
     async fn resolve(&self, host: &str) -> std::io::Result<Vec<IpAddr>> {
         let answers = self.answers.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         Ok(answers.get(&host.to_ascii_lowercase()).cloned().unwrap_or_default())
+    }
+
+    async fn txt(&self, name: &str) -> std::io::Result<Vec<String>> {
+        let texts = self.texts.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        Ok(texts.get(&name.to_ascii_lowercase()).cloned().unwrap_or_default())
     }
 }
 

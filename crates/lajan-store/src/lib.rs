@@ -29,6 +29,7 @@ macro_rules! areas_sql {
         include!("search_sql.rs");
         include!("idempotency/sql.rs");
         include!("orgs/sql.rs");
+        include!("home_domains/sql.rs");
         include!("settings_changes/sql.rs");
         include!("clients/sql.rs");
         include!("events/sql.rs");
@@ -73,6 +74,7 @@ pub mod deliveries;
 pub mod disbursements;
 mod error;
 pub mod events;
+pub mod home_domains;
 pub mod idempotency;
 pub mod incoming_payments;
 pub mod invitations;
@@ -103,6 +105,7 @@ pub use deliveries::{Answered, ClaimLimits, DeliveryStore, DueDelivery};
 pub use disbursements::DisbursementStore;
 pub use error::StoreError;
 pub use events::{EventFor, EventQuery, EventStore, NewEvent};
+pub use home_domains::{HomeDomainProof, HomeDomainStore};
 pub use idempotency::{IdempotencyClaim, IdempotencyState, IdempotencyStore, IdempotentResponse, ResponseFor};
 pub use incoming_payments::IncomingPaymentStore;
 pub use invitations::{
@@ -163,6 +166,7 @@ pub trait Store:
     + DashboardStore
     + OperationsStore
     + WalletAuthStore
+    + HomeDomainStore
     + WalletDepositStore
     + InvoicePaymentStore
     + CreditBalanceStore

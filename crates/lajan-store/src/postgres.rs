@@ -164,6 +164,14 @@ impl PgStore {
         Ok(())
     }
 
+    /// Serializes the transactions that name `name` until they end: for rules that count rows
+    /// no row lock covers (sign-ins from one address, deposits of one account). A 64-bit hash of
+    /// the name; two names sharing one only wait for each other.
+    async fn lock_name(tx: &mut Tx, name: &str) -> StoreResult<()> {
+        sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))").bind(name).execute(&mut **tx).await?;
+        Ok(())
+    }
+
     async fn close_pools(&self) {
         self.pool.close().await;
         self.counters.close().await;

@@ -1,7 +1,7 @@
 // What every area's SQL shares, compiled once per backend: `sqlite.rs` and `postgres.rs` each
 // define `Conn`, `DbRow`, `Tx`, `Single`, `QueryBuilder`, `Exec`, `query`, `query_scalar`,
 // `ThisStore` (with `reader()`, `begin_write()`, `begin_single()`, `end_single()`,
-// `begin_counters()`, `run_migrations()`, `fail`, `lock_bootstrap()`, `close_pools()`,
+// `begin_counters()`, `run_migrations()`, `fail`, `lock_bootstrap()`, `lock_name()`, `close_pools()`,
 // `compact_count_deltas()`, `BACKEND`), `MIGRATOR` and the `for_update!()` and
 // `skip_locked!()` macros, then include this file and after it one
 // `<area>_sql.rs` per area. All of them land in one module, so an import two areas need is made

@@ -171,6 +171,11 @@ impl SqliteStore {
         Ok(())
     }
 
+    /// `BEGIN IMMEDIATE` already serializes every writer.
+    async fn lock_name(_tx: &mut Tx, _name: &str) -> StoreResult<()> {
+        Ok(())
+    }
+
     async fn close_pools(&self) {
         self.write.close().await;
         self.read.close();

@@ -36,6 +36,9 @@ pub fn test_config() -> TestConfig {
     api.rate_limits.enterprise = 100_000;
     api.pay_miss_limit = 100_000;
     api.code_miss_limit = 100_000;
+    api.deposit_limit = 100_000;
+    // Every test client is loopback; the tests of the cap set their own.
+    api.connections.per_address = 0;
     let services = ServiceConfig {
         public_url: "https://pay.lajan.test".into(),
         // Sandbox submissions wait for their ledger to close; keep that short.

@@ -122,6 +122,30 @@ pub struct ServeArgs {
     #[arg(long, env = "LAJAN_CODE_MISS_LIMIT")]
     pub code_miss_limit: Option<u64>,
 
+    /// SEP-24 deposits (wallet registrations) one client address may start per hour, whatever
+    /// its accounts, before the next answers 429 (default 20; 0 turns it off).
+    #[arg(long, env = "LAJAN_DEPOSIT_LIMIT")]
+    pub deposit_limit: Option<u64>,
+
+    /// Argon2 password hashes run at once (default: one per CPU); four times as many wait, and
+    /// a sign-in or a receiver's answer past those answers 429.
+    #[arg(long, env = "LAJAN_PASSWORD_HASH_SLOTS")]
+    pub password_hash_slots: Option<usize>,
+
+    /// Connections one client address may hold open at once (default 64; 0: no limit); past it
+    /// a new one is answered 429 and closed. Behind `LAJAN_TRUSTED_PROXIES`, each forwarded
+    /// address's requests in flight are capped instead.
+    #[arg(long, env = "LAJAN_MAX_CONNECTIONS_PER_ADDRESS")]
+    pub max_connections_per_address: Option<usize>,
+
+    /// Serve HTTP/2 (cleartext, prior knowledge) beside HTTP/1.1 (default off).
+    #[arg(long, env = "LAJAN_HTTP2")]
+    pub http2: Option<bool>,
+
+    /// Streams one HTTP/2 connection may have open at once (default 32).
+    #[arg(long, env = "LAJAN_HTTP2_MAX_STREAMS")]
+    pub http2_max_streams: Option<u32>,
+
     /// Seconds a client has from a request's first byte to its last header, and a new
     /// connection before its first request (default 10).
     #[arg(long, env = "LAJAN_HTTP_HEADER_TIMEOUT_SECS")]

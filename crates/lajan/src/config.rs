@@ -60,10 +60,15 @@ pub struct FileConfig {
     pub auth_cache_ms: Option<u64>,
     pub pay_miss_limit: Option<u64>,
     pub code_miss_limit: Option<u64>,
+    pub deposit_limit: Option<u64>,
+    pub password_hash_slots: Option<usize>,
     pub http_header_timeout_secs: Option<u64>,
     pub http_idle_timeout_secs: Option<u64>,
     pub http_body_timeout_secs: Option<u64>,
     pub max_connections: Option<usize>,
+    pub max_connections_per_address: Option<usize>,
+    pub http2: Option<bool>,
+    pub http2_max_streams: Option<u32>,
     /// `trusted_proxies = ["10.0.0.0/8", ...]`.
     #[serde(default)]
     pub trusted_proxies: Vec<String>,
@@ -106,6 +111,10 @@ fn connection_limits(args: &ServeArgs, file: &FileConfig) -> anyhow::Result<Conn
     if !(1..=1_000_000).contains(&max_connections) {
         anyhow::bail!("LAJAN_MAX_CONNECTIONS must be between 1 and 1000000");
     }
+    let http2_max_streams = args.http2_max_streams.or(file.http2_max_streams).unwrap_or(defaults.http2_max_streams);
+    if !(1..=1000).contains(&http2_max_streams) {
+        anyhow::bail!("LAJAN_HTTP2_MAX_STREAMS must be between 1 and 1000");
+    }
     Ok(ConnectionLimits {
         header_timeout: seconds(
             args.http_header_timeout_secs,
@@ -126,6 +135,12 @@ fn connection_limits(args: &ServeArgs, file: &FileConfig) -> anyhow::Result<Conn
             "LAJAN_HTTP_BODY_TIMEOUT_SECS",
         )?,
         max_connections,
+        per_address: args
+            .max_connections_per_address
+            .or(file.max_connections_per_address)
+            .unwrap_or(defaults.per_address),
+        http2: args.http2.or(file.http2).unwrap_or(defaults.http2),
+        http2_max_streams,
     })
 }
 
@@ -258,6 +273,11 @@ impl ServeConfig {
         }
         let pay_miss_limit = args.pay_miss_limit.or(file.pay_miss_limit).unwrap_or(30);
         let code_miss_limit = args.code_miss_limit.or(file.code_miss_limit).unwrap_or(30);
+        let deposit_limit = args.deposit_limit.or(file.deposit_limit).unwrap_or(20);
+        let password_hash_slots = args.password_hash_slots.or(file.password_hash_slots);
+        if password_hash_slots == Some(0) {
+            anyhow::bail!("LAJAN_PASSWORD_HASH_SLOTS must be at least 1");
+        }
         let close_ms = args.ledger.sandbox_ledger_close_ms.or(file.sandbox_ledger_close_ms).unwrap_or(1000);
         if close_ms == 0 || close_ms > 60_000 {
             anyhow::bail!("LAJAN_SANDBOX_LEDGER_CLOSE_MS must be between 1 and 60000");
@@ -302,6 +322,7 @@ impl ServeConfig {
                 auth_cache_ms,
                 pay_miss_limit,
                 code_miss_limit,
+                deposit_limit,
                 connections: connection_limits(args, &file)?,
                 trusted_proxies,
             },
@@ -316,6 +337,7 @@ impl ServeConfig {
                 sms_account: sms
                     .as_ref()
                     .map(|s| SmsAccount { account_sid: s.account_sid.clone(), auth_token: s.auth_token.clone() }),
+                password_hash_slots,
                 ..ServiceConfig::default()
             },
             workers: WorkerConfig {

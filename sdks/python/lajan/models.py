@@ -529,6 +529,19 @@ class HoldView:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class HomeDomainView:
+    """The organization's home domain and the DNS record that proves it holds it."""
+
+    domain: str
+    record: TxtRecordView
+    """The TXT record to add at the domain's DNS host."""
+    status: str
+    """`pending` until the record was found; then `verified`, and the domain is served."""
+    verified_at: str | None = None
+    """When the record was found (RFC 3339); null while pending."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class InstallmentView:
     """One part of an invoice's total, with what was paid of it."""
 
@@ -1299,6 +1312,15 @@ class StatementLineView:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class TxtRecordView:
+    """A DNS TXT record: its name and what it holds."""
+
+    name: str
+    type: str
+    value: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class UpdatedSettings:
     allow_partial_payments: bool
     """When true (the default), the payment page lets a payer pay part of what is due, any amount up to
@@ -1908,6 +1930,7 @@ __all__ = [
     "EventList",
     "FieldDetail",
     "HoldView",
+    "HomeDomainView",
     "InstallmentView",
     "IntentState",
     "InvitationView",
@@ -1975,6 +1998,7 @@ __all__ = [
     "SettingsView",
     "StatementLineView",
     "T",
+    "TxtRecordView",
     "UnknownEvent",
     "UpdatedSettings",
     "VerificationView",

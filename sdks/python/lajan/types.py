@@ -451,8 +451,9 @@ class UpdateSettings(TypedDict, total=False):
     """A domain of the organization's own (a host, with a port at most) whose DNS points at Lajan: the
     stellar.toml served for it names the organization and its documentation, and wallets
     authenticate there (SEP-10 challenges for that domain). Read in the environment wallets meet
-    (live when the deployment has a live network, else the sandbox). One organization's only:
-    another's is `homeDomain: is in use already`.
+    (live when the deployment has a live network, else the sandbox). Served only once proved with a
+    DNS TXT record (`GET /v1/settings/home-domain`, then `.../verify`); never an address, a name of
+    this machine, a trailing dot or the deployment's own.
     """
     invitationResendDays: int
     invitationResends: int

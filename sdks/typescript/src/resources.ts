@@ -29,6 +29,7 @@ import type {
   DisbursementView,
   Event,
   EventListParams,
+  HomeDomainView,
   InvitationView,
   InvoiceListParams,
   InvoiceListPaymentsParams,
@@ -631,6 +632,29 @@ export class Settings extends Resource {
    */
   confirmChange(id: string, options?: RequestOptions): Promise<SettingsChangeView> {
     return this.client.request("POST", `/v1/settings/changes/${path(id)}/confirm`, {}, options);
+  }
+
+  /**
+   * `GET /v1/settings/home-domain`.
+   *
+   * The home domain set in the settings (homeDomain) and the DNS TXT record that proves the
+   * organization holds it. A home domain is served (its stellar.toml, SEP-10 challenges for it)
+   * only once verified: add the record at the domain's DNS host, then POST /v1/settings/home-
+   * domain/verify. Setting another homeDomain starts a new proof.
+   */
+  retrieveHomeDomain(options?: RequestOptions): Promise<HomeDomainView> {
+    return this.client.request("GET", "/v1/settings/home-domain", {}, options);
+  }
+
+  /**
+   * `POST /v1/settings/home-domain/verify`.
+   *
+   * Looks the home domain's TXT record up in DNS: when it holds the value given by GET
+   * /v1/settings/home-domain, the domain is verified and served from now on (verifying again
+   * changes nothing). A domain is one organization's: the first to verify it.
+   */
+  verifyHomeDomain(options?: RequestOptions): Promise<HomeDomainView> {
+    return this.client.request("POST", "/v1/settings/home-domain/verify", {}, options);
   }
 }
 

@@ -547,6 +547,17 @@ export interface HoldView {
   since: string;
 }
 
+/** The organization's home domain and the DNS record that proves it holds it. */
+export interface HomeDomainView {
+  domain: string;
+  /** The TXT record to add at the domain's DNS host. */
+  record: TxtRecordView;
+  /** `pending` until the record was found; then `verified`, and the domain is served. */
+  status: string;
+  /** When the record was found (RFC 3339); null while pending. */
+  verifiedAt?: string | null;
+}
+
 /** One part of the total, due on its date. */
 export interface InstallmentBody {
   /** Greater than 0, at most 2 decimal places; read exactly. */
@@ -1441,6 +1452,13 @@ export interface TopUp {
   assetCode: string;
 }
 
+/** A DNS TXT record: its name and what it holds. */
+export interface TxtRecordView {
+  name: string;
+  type: string;
+  value: string;
+}
+
 /**
  * A change to a client: fields left out are kept; `null` clears `email`, `phoneNumber`,
  * `walletAccountId` or `verification` (a client always has a `language`).
@@ -1502,8 +1520,9 @@ export interface UpdateSettings {
    * A domain of the organization's own (a host, with a port at most) whose DNS points at Lajan: the
    * stellar.toml served for it names the organization and its documentation, and wallets
    * authenticate there (SEP-10 challenges for that domain). Read in the environment wallets meet
-   * (live when the deployment has a live network, else the sandbox). One organization's only:
-   * another's is `homeDomain: is in use already`.
+   * (live when the deployment has a live network, else the sandbox). Served only once proved with a
+   * DNS TXT record (`GET /v1/settings/home-domain`, then `.../verify`); never an address, a name of
+   * this machine, a trailing dot or the deployment's own.
    */
   homeDomain?: string;
   invitationResendDays?: number;

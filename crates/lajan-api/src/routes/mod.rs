@@ -9,6 +9,7 @@ pub mod disbursements;
 pub mod doc_types;
 pub mod events;
 pub mod health;
+pub mod home_domain;
 pub mod invoice_payments;
 pub mod invoices;
 pub mod messages;
@@ -34,6 +35,7 @@ pub fn v1() -> Router<AppState> {
         .merge(clients::routes())
         .merge(events::routes())
         .merge(settings::routes())
+        .merge(home_domain::routes())
         .merge(invoices::routes())
         .merge(invoice_payments::routes())
         .merge(credit_balances::routes())

@@ -7,8 +7,9 @@
 //! wrong tries). A link Lajan never sent counts as a miss against the address, as `/pay` does.
 
 use super::pay::{page_policy, plain_page, too_many_guesses};
+use crate::serve::BodyTimeout;
 use crate::state::AppState;
-use axum::extract::{Path, Query, State};
+use axum::extract::{FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
@@ -75,6 +76,28 @@ pub struct StepForm {
     /// Empty when the wallet asks for none.
     #[serde(default)]
     memo: String,
+}
+
+/// A receiver page's form, read whole (its 408 page in the language the URL names, else Creole,
+/// the receiver's being unknown before the page is opened). A body that is not a form reads as empty (each step
+/// refuses what it misses); one that did not arrive within the body timeout is answered 408 in
+/// the page's words, as `/v1` answers `request_timeout`.
+pub(crate) struct PageForm<T>(pub T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned + Default> FromRequest<S> for PageForm<T> {
+    type Rejection = Response;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Response> {
+        let named = req.uri().query().and_then(|q| serde_urlencoded::from_str::<PageQuery>(q).ok());
+        let lang = named.and_then(|q| q.lang.as_deref().and_then(Lang::parse)).unwrap_or(Lang::Ht);
+        match axum::body::Bytes::from_request(req, state).await {
+            Ok(body) => Ok(PageForm(serde_urlencoded::from_bytes(&body).unwrap_or_default())),
+            Err(rejection) if BodyTimeout::caused(&rejection) => {
+                Err(plain_page(StatusCode::REQUEST_TIMEOUT, lang, "register-timeout-title", "register-timeout", &[]))
+            }
+            Err(rejection) => Err(rejection.into_response()),
+        }
+    }
 }
 
 /// Only tokens shaped as Lajan makes them (22 URL-safe characters) are looked up.
@@ -164,10 +187,15 @@ fn refusal(e: &ServiceError, lang: Lang) -> (StatusCode, String) {
             let status = if invalid.code == "locked" { StatusCode::FORBIDDEN } else { StatusCode::BAD_REQUEST };
             (status, text(lang, &format!("register-refused-{}", invalid.code), &[("asset", asset)]))
         }
-        ServiceError::TooSoon { retry_after_seconds, .. } => (
-            StatusCode::TOO_MANY_REQUESTS,
-            text(lang, "register-refused-too_soon", &[("seconds", retry_after_seconds.to_string())]),
-        ),
+        ServiceError::TooSoon { message, retry_after_seconds } => {
+            // Either a code asked for again too soon, or every answer checker is busy.
+            let key = if *message == lajan_services::password_gate::BUSY {
+                "register-refused-busy"
+            } else {
+                "register-refused-too_soon"
+            };
+            (StatusCode::TOO_MANY_REQUESTS, text(lang, key, &[("seconds", retry_after_seconds.to_string())]))
+        }
         ServiceError::Unavailable(why) => {
             tracing::warn!(%why, "a registration step could not be checked");
             (StatusCode::SERVICE_UNAVAILABLE, text(lang, "register-refused-unavailable", &[]))
@@ -211,11 +239,9 @@ async fn submit(
     Extension(ClientAddress(client)): Extension<ClientAddress>,
     Path((token, action)): Path<(String, String)>,
     Query(query): Query<PageQuery>,
-    body: axum::body::Bytes,
+    // A bare POST (no body, no Content-Type: "send me a code" from curl) has empty fields.
+    PageForm(form): PageForm<StepForm>,
 ) -> Response {
-    // A bare POST (no body, no Content-Type: "send me a code" from curl) has empty fields; a
-    // body that is not a form reads as empty too, and the step refuses what is missing.
-    let form: StepForm = serde_urlencoded::from_bytes(&body).unwrap_or_default();
     let named = query.lang.as_deref().and_then(Lang::parse);
     let (r, lang) = match open(&state, client, &token, named).await {
         Ok(found) => found,

@@ -5,7 +5,7 @@
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{FromRequest, Multipart, Query, Request, State};
-use axum::http::{HeaderMap, StatusCode, Uri, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Form, Json, Router};
@@ -111,6 +111,9 @@ pub(crate) fn bad_request(why: impl Into<String>) -> Response {
 
 /// A refusal as the SEPs (10 and 24) write it: `{"error": "..."}`.
 pub(crate) fn sep_error(e: &ServiceError) -> Response {
+    if let ServiceError::TooSoon { message, retry_after_seconds } = e {
+        return too_many(message, *retry_after_seconds);
+    }
     let (status, message) = match e {
         ServiceError::Invalid(invalid) => (StatusCode::BAD_REQUEST, invalid.message.clone()),
         ServiceError::NotFound(what) => (StatusCode::NOT_FOUND, format!("no such {what}")),
@@ -121,4 +124,11 @@ pub(crate) fn sep_error(e: &ServiceError) -> Response {
         }
     };
     (status, Json(json!({ "error": message }))).into_response()
+}
+
+/// The SEP's error shape for a caller asked to wait: 429 with `Retry-After`.
+pub(crate) fn too_many(message: &str, retry_after_seconds: u64) -> Response {
+    let mut response = (StatusCode::TOO_MANY_REQUESTS, Json(json!({ "error": message }))).into_response();
+    response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_seconds.max(1)));
+    response
 }

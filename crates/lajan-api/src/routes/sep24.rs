@@ -3,7 +3,7 @@
 //! `GET /sep24/transaction(s)`, which follow the payout waiting for the user. Every call but
 //! `info` carries a SEP-10 token; errors take the SEP's shapes.
 
-use crate::routes::sep10::{bad_request, fields, preflight, sep_error, wallet_cors};
+use crate::routes::sep10::{bad_request, fields, preflight, sep_error, too_many, wallet_cors};
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, Request, State};
@@ -12,6 +12,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use lajan_domain::Timestamp;
+use lajan_domain::network::ClientAddress;
 use lajan_services::ServiceError;
 use lajan_services::views::wallet_deposits::Sep24TransactionView;
 use lajan_services::wallet_auth::WalletSession;
@@ -81,6 +82,18 @@ async fn deposit(State(state): State<AppState>, request: Request) -> Response {
         Ok(session) => session,
         Err(refused) => return refused,
     };
+    // Every start counts against its address, whatever the account: accounts cost nothing.
+    if let Some(ClientAddress(client)) = request.extensions().get::<ClientAddress>().copied() {
+        let now = Timestamp::now();
+        let (throttle, limit) = (&state.deposit_starts, state.config.deposit_limit);
+        let blocked = match throttle.blocked(client, now) {
+            Some(wait) => Some(wait),
+            None => throttle.miss(state.limiter.as_ref(), limit, client, now).await,
+        };
+        if let Some(wait) = blocked {
+            return too_many("Too many registrations were started from this address: try again later", wait);
+        }
+    }
     let fields = match fields(request).await {
         Ok(fields) => fields,
         Err(why) => return bad_request(why),

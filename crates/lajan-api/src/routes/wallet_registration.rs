@@ -5,8 +5,8 @@
 
 use super::pay::plain_page;
 use super::register::{
-    Page, PageQuery, codes_blocked, count_code_miss, find_page, page_headers, page_response, refused_page, render,
-    templates,
+    Page, PageForm, PageQuery, codes_blocked, count_code_miss, find_page, page_headers, page_response, refused_page,
+    render, templates,
 };
 use crate::state::AppState;
 use axum::extract::{Path, Query, State};
@@ -113,9 +113,8 @@ async fn submit(
     Extension(ClientAddress(client)): Extension<ClientAddress>,
     Path((token, action)): Path<(String, String)>,
     Query(query): Query<PageQuery>,
-    body: axum::body::Bytes,
+    PageForm(form): PageForm<StepForm>,
 ) -> Response {
-    let form: StepForm = serde_urlencoded::from_bytes(&body).unwrap_or_default();
     let named = query.lang.as_deref().and_then(Lang::parse);
     let w = match open(&state, client, &token, named).await {
         Ok(w) => w,

@@ -191,3 +191,114 @@ api_test!(connections_past_the_cap_wait_for_one_to_close, few_connections(), |ap
     assert!(started.elapsed() >= Duration::from_millis(500), "served past the cap after {:?}", started.elapsed());
     drop(silent);
 });
+
+api_test!(a_page_or_callback_body_that_never_arrives_is_answered_408, quick_timeouts(), |app| {
+    for (path, expect) in [
+        ("/r/AAAAAAAAAAAAAAAAAAAAAA/confirm?lang=fr", "La page a mis trop de temps"),
+        ("/wallet-registration/AAAAAAAAAAAAAAAAAAAAAA/confirm", "Paj la pran twòp tan"),
+        ("/callbacks/sms", "\"code\":\"request_timeout\""),
+    ] {
+        let mut stream = connect(app).await;
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nHost: lajan\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ncode=12"
+        );
+        stream.write_all(head.as_bytes()).await.unwrap();
+        let (answer, _) = read_until_closed(&mut stream, Duration::from_secs(10)).await;
+        assert!(answer.starts_with("HTTP/1.1 408"), "{path}: {answer}");
+        assert!(answer.contains(expect), "{path}: {answer}");
+    }
+});
+
+fn three_connections_an_address() -> TestConfig {
+    let mut config = quick_timeouts();
+    config.api.connections.per_address = 3;
+    config.api.connections.header_timeout = Duration::from_secs(5);
+    config
+}
+
+api_test!(one_address_holds_a_bounded_number_of_connections, three_connections_an_address(), |app| {
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(connect(app).await);
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // A fourth from the same address is answered at once and closed, not queued.
+    let mut fourth = connect(app).await;
+    let started = Instant::now();
+    let (answer, closed) = read_until_closed(&mut fourth, Duration::from_secs(3)).await;
+    assert!(closed && started.elapsed() < Duration::from_secs(2), "closed after {:?}", started.elapsed());
+    assert!(answer.is_empty() || answer.starts_with("HTTP/1.1 429"), "{answer}");
+    // The address's own connections still work; once one closes, a new one is served.
+    assert!(exchange(&mut held[0], "GET /healthz HTTP/1.1\r\nHost: lajan\r\n\r\n").await.starts_with("HTTP/1.1 200"));
+    drop(held.pop());
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut again = connect(app).await;
+    assert!(exchange(&mut again, "GET /healthz HTTP/1.1\r\nHost: lajan\r\n\r\n").await.starts_with("HTTP/1.1 200"));
+});
+
+fn two_requests_an_address_behind_a_proxy() -> TestConfig {
+    let mut config = lajan_testkit::test_config();
+    config.api.connections.per_address = 2;
+    config.api.trusted_proxies = lajan_api::client_address::parse_trusted_proxies("127.0.0.1").unwrap();
+    config
+}
+
+api_test!(behind_a_proxy_each_forwarded_address_has_its_own_cap, two_requests_an_address_behind_a_proxy(), |app| {
+    // The proxy's own connections are not capped: it carries everyone.
+    let mut proxy = Vec::new();
+    for _ in 0..5 {
+        proxy.push(connect(app).await);
+    }
+    // One client behind it holds two requests open (bodies that dribble).
+    for stream in proxy.iter_mut().take(2) {
+        let head = format!(
+            "POST /v1/clients HTTP/1.1\r\nHost: lajan\r\nX-Forwarded-For: 198.51.100.7\r\nAuthorization: Bearer {}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{",
+            app.key
+        );
+        stream.write_all(head.as_bytes()).await.unwrap();
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let health = |client: &str| format!("GET /healthz HTTP/1.1\r\nHost: lajan\r\nX-Forwarded-For: {client}\r\n\r\n");
+    let third = exchange(&mut proxy[2], &health("198.51.100.7")).await;
+    assert!(third.starts_with("HTTP/1.1 429"), "{third}");
+    assert!(third.to_ascii_lowercase().contains("retry-after: 1") && third.contains("rate_limited"), "{third}");
+    let other = exchange(&mut proxy[3], &health("198.51.100.8")).await;
+    assert!(other.starts_with("HTTP/1.1 200"), "another client behind the proxy: {other}");
+});
+
+/// The server's first HTTP/2 frame after the client's preface and empty SETTINGS: its SETTINGS,
+/// as (identifier, value) pairs; `None` when it does not speak HTTP/2.
+async fn server_settings(app: &TestApp) -> Option<Vec<(u16, u32)>> {
+    let mut stream = connect(app).await;
+    stream.write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00").await.unwrap();
+    let mut head = [0u8; 9];
+    tokio::time::timeout(Duration::from_secs(5), stream.read_exact(&mut head)).await.ok()?.ok()?;
+    if head[3] != 4 {
+        return None;
+    }
+    let length = usize::from(head[0]) << 16 | usize::from(head[1]) << 8 | usize::from(head[2]);
+    let mut payload = vec![0u8; length];
+    stream.read_exact(&mut payload).await.ok()?;
+    Some(
+        payload
+            .chunks(6)
+            .map(|e| (u16::from_be_bytes([e[0], e[1]]), u32::from_be_bytes([e[2], e[3], e[4], e[5]])))
+            .collect(),
+    )
+}
+
+fn http2_with_five_streams() -> TestConfig {
+    let mut config = lajan_testkit::test_config();
+    config.api.connections.http2 = true;
+    config.api.connections.http2_max_streams = 5;
+    config
+}
+
+api_test!(http2_is_served_only_when_asked_for, |app| {
+    assert_eq!(server_settings(app).await, None, "HTTP/1.1 only by default");
+});
+
+api_test!(http2_when_asked_for_caps_the_streams_of_a_connection, http2_with_five_streams(), |app| {
+    let settings = server_settings(app).await.expect("HTTP/2 is served");
+    assert!(settings.contains(&(3, 5)), "SETTINGS_MAX_CONCURRENT_STREAMS is 5: {settings:?}");
+});

@@ -1,16 +1,41 @@
 //! An organization's own domain (`homeDomain`): the `stellar.toml` a request for that host gets
 //! names the organization and its SEP-1 `[DOCUMENTATION]`, with the endpoints on that domain; a
 //! SEP-10 challenge asked there is for that domain (read by the official Python `stellar-sdk`
-//! with it as home and web auth domain) and its token names it. A domain is one organization's.
+//! with it as home and web auth domain) and its token names it. A domain is served only once its
+//! organization proved it holds it with a DNS TXT record, and is one organization's: the first
+//! to prove it.
 
 use lajan_domain::Environment;
 use lajan_domain::org::Tier;
 use lajan_ledger::stellar::TESTNET_PASSPHRASE;
 use lajan_ledger::testing::keypair;
 use lajan_ledger::testing::python_sdk::{run_script, skip_without_sdk, stellar_sdk_python};
-use lajan_testkit::{TestApp, expect_error};
+use lajan_services::webhook_guard::FixedResolver;
+use lajan_testkit::{TestApp, TestConfig, expect_error};
 use reqwest::Method;
 use serde_json::{Value, json};
+use std::sync::{Arc, LazyLock};
+
+/// The DNS the tests' organizations publish their proofs in (each test's domains are its own).
+static DNS: LazyLock<Arc<FixedResolver>> = LazyLock::new(Arc::default);
+
+fn with_dns() -> TestConfig {
+    let mut config = lajan_testkit::test_config();
+    config.services.resolver = DNS.clone();
+    config
+}
+
+/// Publishes the TXT record `GET /v1/settings/home-domain` asks `key`'s organization for (beside
+/// what the name holds already), and verifies.
+async fn prove(app: &TestApp, key: &str) -> reqwest::Response {
+    let check: Value =
+        app.http.get(app.url("/v1/settings/home-domain")).bearer_auth(key).send().await.unwrap().json().await.unwrap();
+    let name = check["record"]["name"].as_str().unwrap();
+    let mut records: Vec<String> = lajan_services::webhook_guard::HostResolver::txt(&**DNS, name).await.unwrap();
+    records.push(check["record"]["value"].as_str().unwrap().to_owned());
+    DNS.set_txt(name, &records.iter().map(String::as_str).collect::<Vec<_>>());
+    app.http.post(app.url("/v1/settings/home-domain/verify")).bearer_auth(key).send().await.unwrap()
+}
 
 /// This test's organization's domain: each run (SQLite, PostgreSQL) its own.
 fn domain_of(app: &TestApp) -> String {
@@ -48,12 +73,28 @@ read = read_challenge_transaction(c["xdr"], c["server"], c["domain"], c["domain"
 print(json.dumps({"client": read.client_account_id, "home_domain": read.matched_home_domain}))
 "#;
 
-api_test!(an_organization_s_own_domain_names_it_to_wallets_and_authenticates_them_there, |app| {
+api_test!(an_organization_s_own_domain_names_it_to_wallets_and_authenticates_them_there, with_dns(), |app| {
     let domain = domain_of(app);
     let profile = json!({ "homeDomain": domain, "orgUrl": "https://acme.example", "orgDescription": "Microfinance",
                           "orgSupportEmail": "help@acme.example" });
     let saved: Value = app.put("/v1/settings", &profile).await.json().await.unwrap();
     assert_eq!((&saved["homeDomain"], &saved["orgLogo"]), (&json!(domain), &Value::Null), "{saved}");
+
+    // Named, not yet proved: nobody's, and not served.
+    assert!(toml_at(app, Some(&domain)).await.get("DOCUMENTATION").is_none(), "served before it was proved");
+    let check: Value = app.get("/v1/settings/home-domain").await.json().await.unwrap();
+    assert_eq!((&check["domain"], &check["status"]), (&json!(domain), &json!("pending")), "{check}");
+    assert_eq!(check["record"]["name"], json!(format!("_lajan-verification.{domain}")));
+    assert!(check["record"]["value"].as_str().unwrap().starts_with("lajan-verification="), "{check}");
+    let again: Value = app.get("/v1/settings/home-domain").await.json().await.unwrap();
+    assert_eq!(again["record"], check["record"], "one token per domain");
+    let unproved = app.post("/v1/settings/home-domain/verify", &json!({})).await;
+    expect_error(unproved, 400, "domain_not_verified").await;
+    let proved = prove(app, &app.key).await;
+    assert_eq!(proved.status(), 200);
+    let proved: Value = proved.json().await.unwrap();
+    assert_eq!(proved["status"], "verified", "{proved}");
+    assert!(proved["verifiedAt"].is_string());
 
     // Its host gets the organization; any other, the deployment.
     let theirs = toml_at(app, Some(&domain)).await;
@@ -105,18 +146,23 @@ api_test!(an_organization_s_own_domain_names_it_to_wallets_and_authenticates_the
     let (status, body) = challenge_at(app, &domain, &format!("?account={client}&home_domain=evil.example")).await;
     assert_eq!(status, 400, "{body}");
 
-    // A domain is one organization's, and never the deployment's own.
+    // A domain is the first prover's: another organization may name it, but cannot prove it
+    // (its token is its own), nor take it even with its own record published beside.
     let other = app.org("Other", Tier::Standard).await;
     let other_key = app.key(Some(&other.id), Environment::Test, &["*"]).await;
-    let taken = app.send_json_with(&other_key, Method::PUT, "/v1/settings", &json!({ "homeDomain": domain })).await;
-    let body = expect_error(taken, 400, "validation_error").await;
-    assert_eq!(
-        (&body["details"][0]["field"], &body["details"][0]["message"]),
-        (&json!("homeDomain"), &json!("is in use already"))
-    );
-    let own =
-        app.send_json_with(&other_key, Method::PUT, "/v1/settings", &json!({ "homeDomain": "pay.lajan.test" })).await;
-    expect_error(own, 400, "validation_error").await;
+    let claimed = app.send_json_with(&other_key, Method::PUT, "/v1/settings", &json!({ "homeDomain": domain })).await;
+    assert_eq!(claimed.status(), 200, "a claim alone keeps nothing from anyone");
+    let verify = app.url("/v1/settings/home-domain/verify");
+    let squatted = app.http.post(&verify).bearer_auth(&other_key).send().await.unwrap();
+    expect_error(squatted, 400, "domain_not_verified").await;
+    expect_error(prove(app, &other_key).await, 400, "domain_in_use").await;
+    let served = toml_at(app, Some(&domain)).await;
+    assert_eq!(served["DOCUMENTATION"]["ORG_NAME"].as_str(), Some(app.org.name.as_str()), "still the prover's");
+    // Never the deployment's own names, an address, or a name with a trailing dot.
+    for own in ["pay.lajan.test", "127.0.0.1", "pay.lajan.test.", "localhost"] {
+        let refused = app.send_json_with(&other_key, Method::PUT, "/v1/settings", &json!({ "homeDomain": own })).await;
+        expect_error(refused, 400, "validation_error").await;
+    }
     let bad = json!({ "homeDomain": "https://x.example", "orgUrl": "http://acme.example", "orgOfficialEmail": "nope" });
     let body = expect_error(app.put("/v1/settings", &bad).await, 400, "validation_error").await;
     assert_eq!(body["details"].as_array().map(Vec::len), Some(3), "{body}");
@@ -125,4 +171,5 @@ api_test!(an_organization_s_own_domain_names_it_to_wallets_and_authenticates_the
     let cleared: Value = app.put("/v1/settings", &json!({ "homeDomain": "" })).await.json().await.unwrap();
     assert_eq!((&cleared["homeDomain"], &cleared["orgUrl"]), (&Value::Null, &json!("https://acme.example")));
     assert!(toml_at(app, Some(&domain)).await.get("DOCUMENTATION").is_none());
+    expect_error(app.get("/v1/settings/home-domain").await, 404, "not_found").await;
 });

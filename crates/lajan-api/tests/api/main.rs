@@ -4,6 +4,7 @@
 extern crate lajan_testkit;
 
 mod auth;
+mod bounded_work;
 mod clients;
 mod connections;
 mod credit_balances;

@@ -5,11 +5,13 @@
 
 use lajan_domain::Timestamp;
 use lajan_ledger::sandbox::magic;
+use lajan_services::webhook_guard::FixedResolver;
 use lajan_testkit::{TestApp, WALLET, shape};
 use lajan_worker::testing::WebhookReceiver;
 use reqwest::Method;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
+use std::sync::{Arc, LazyLock};
 
 const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/examples.json");
 
@@ -124,6 +126,13 @@ async fn call_everything(r: &mut Recorder<'_>, receiver: &WebhookReceiver) {
 
     r.get("/v1/settings", &[]).await;
     r.put("/v1/settings", &[], json!({ "defaultCurrency": "HTG", "timezone": "America/Port-au-Prince" })).await;
+    // A home domain, proved with the TXT record its check names, then cleared again.
+    app.put("/v1/settings", &json!({ "homeDomain": "pay.fonkoze.example" })).await;
+    let check = r.get("/v1/settings/home-domain", &[]).await;
+    let record = (check["record"]["name"].as_str().unwrap(), check["record"]["value"].as_str().unwrap());
+    DNS.set_txt(record.0, &[record.1]);
+    r.post_empty("/v1/settings/home-domain/verify", &[]).await;
+    app.put("/v1/settings", &json!({ "homeDomain": "" })).await;
 
     let line = json!({ "description": "Loan repayment, March", "quantity": 1, "unitPrice": 2500, "taxRate": 0 });
     let draft = r
@@ -287,7 +296,16 @@ async fn call_everything(r: &mut Recorder<'_>, receiver: &WebhookReceiver) {
     }
 }
 
-api_test!(every_example_of_the_document_is_a_real_requests_or_answers_shape, |app| {
+/// The DNS the example's home domain is proved in.
+static DNS: LazyLock<Arc<FixedResolver>> = LazyLock::new(Arc::default);
+
+fn with_dns() -> lajan_testkit::TestConfig {
+    let mut config = lajan_testkit::test_config();
+    config.services.resolver = DNS.clone();
+    config
+}
+
+api_test!(every_example_of_the_document_is_a_real_requests_or_answers_shape, with_dns(), |app| {
     let receiver = WebhookReceiver::start().await;
     let mut recorder = Recorder { app, taken: BTreeMap::new() };
     call_everything(&mut recorder, &receiver).await;

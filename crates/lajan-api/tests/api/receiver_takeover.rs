@@ -235,3 +235,66 @@ api_test!(changing_who_receives_what_waits_takes_its_approval_back, |app| {
     assert_eq!(get(app, &format!("/v1/payouts/{waiting}")).await["approvalStatus"], "pending");
     assert_eq!(get(app, "/v1/events?type=payout.approval_withdrawn").await["pagination"]["total"], 3);
 });
+
+api_test!(a_batch_payout_whose_approval_was_withdrawn_is_decided_alone, |app| {
+    let csv = format!(
+        "walletAccountId,phoneNumber,firstName,lastName,verification,assetAmount\n\
+         {WALLET},,,,,5\n\
+         ,+50937000031,Rose,Pòl,,7\n\
+         ,+50937000032,Jak,Pyè,,3\n"
+    );
+    let r = crate::disbursements::post_csv(app, "name=July&assetCode=USDC", &csv).await;
+    assert_eq!(r.status(), 201);
+    let dsb = r.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
+    for verb in ["submit", "approve"] {
+        assert_eq!(crate::disbursements::act(app, &app.key, &dsb, verb).await.status(), 200, "{verb}");
+    }
+    app.drain_payouts().await;
+    let items = get(app, &format!("/v1/disbursements/{dsb}/items")).await;
+    let (rose, jak) = (&items["data"][1], &items["data"][2]);
+    let payout_of = |item: &Value| item["payoutId"].as_str().unwrap().to_owned();
+    let (rose_payout, jak_payout) = (payout_of(rose), payout_of(jak));
+
+    // A batch payout is decided with its batch...
+    let approve = |id: &str| format!("/v1/payouts/{id}/approve");
+    lajan_testkit::expect_error(app.post(&approve(&rose_payout), &json!({})).await, 400, "cannot_approve").await;
+    // ...until a maker moves its receiver's phone: the batch's approval no longer covers it.
+    let maker = app.key(None, lajan_domain::Environment::Test, &["clients:write"]).await;
+    for (item, phone) in [(rose, "+50937999931"), (jak, "+50937999932")] {
+        let path = format!("/v1/clients/{}", item["clientId"].as_str().unwrap());
+        let moved = app.send_json_with(&maker, reqwest::Method::PUT, &path, &json!({ "phoneNumber": phone })).await;
+        assert_eq!(moved.status(), 200);
+    }
+    assert_eq!(get(app, &format!("/v1/payouts/{rose_payout}")).await["approvalStatus"], "pending");
+    let d = get(app, &format!("/v1/disbursements/{dsb}")).await;
+    assert_eq!(d["status"], "processing", "two items wait for a decision: {d}");
+
+    // An approver decides each alone: Rose's is approved again, Jak's rejected.
+    let r = app.post(&approve(&rose_payout), &json!({})).await;
+    assert_eq!(r.status(), 200, "approved alone");
+    let rose_now = get(app, &format!("/v1/payouts/{rose_payout}")).await;
+    assert_eq!(
+        (&rose_now["approvalStatus"], &rose_now["execStatus"]),
+        (&json!("approved"), &json!("awaiting_registration"))
+    );
+    let r = app.post(&format!("/v1/payouts/{jak_payout}/reject"), &json!({ "reason": "phone changed" })).await;
+    assert_eq!(r.status(), 200, "rejected alone");
+    lajan_testkit::expect_error(app.post(&approve(&rose_payout), &json!({})).await, 400, "cannot_approve").await;
+
+    // Rose registers; the batch ends having paid two rows of three.
+    let rose_id = rose["clientId"].as_str().unwrap().to_owned();
+    app.workers().send_invitations_once(Timestamp::now()).await.unwrap();
+    let text = last_text(app, &rose_id).await;
+    let token = text.split("/r/").nth(1).unwrap().split_whitespace().next().unwrap().to_owned();
+    shown(submit(app, &token, "code", &[]).await, 200).await;
+    let code = code_in(&last_text(app, &rose_id).await);
+    shown(submit(app, &token, "confirm", &[("code", &code)]).await, 200).await;
+    let (step, _) = shown(submit(app, &token, "wallet", &[("address", WALLET)]).await, 200).await;
+    assert_eq!(step, "registered");
+    app.drain_payouts().await;
+    app.drain_payouts().await;
+    let done = get(app, &format!("/v1/disbursements/{dsb}")).await;
+    let counts = &done["counts"];
+    assert_eq!((&counts["sent"], &counts["rejected"]), (&json!(2), &json!(1)), "{done}");
+    assert_eq!(done["status"], "partially_failed", "one row paid nobody: {done}");
+});

@@ -13,7 +13,7 @@ async fn call(r: reqwest::RequestBuilder) -> (u16, Value) {
     (status, r.json().await.unwrap_or(Value::Null))
 }
 
-async fn start(app: &TestApp, token: &str, body: Value) -> (u16, Value) {
+pub(crate) async fn start(app: &TestApp, token: &str, body: Value) -> (u16, Value) {
     let url = app.url("/sep24/transactions/deposit/interactive");
     call(app.http.post(url).bearer_auth(token).json(&body)).await
 }

@@ -180,6 +180,46 @@ api_test!(one_address_guessing_across_emails_is_refused_and_cannot_lock_the_owne
     );
 });
 
+fn one_hash_at_a_time() -> lajan_testkit::TestConfig {
+    let mut config = behind_a_proxy();
+    config.services.password_hash_slots = Some(1);
+    config
+}
+
+api_test!(a_burst_of_sign_ins_waits_in_a_bounded_queue_and_the_rest_are_told_to_retry, one_hash_at_a_time(), |app| {
+    user(app, None, "amara@example.ht", Role::Maker).await;
+    // Forty strangers, each from their own address, press "Sign in" at once.
+    let mut ready = Vec::new();
+    for n in 0..40 {
+        let browser = Browser::at(app, &format!("198.51.100.{n}"));
+        let csrf = csrf_of(&browser.get("/console/sign-in").await.text().await.unwrap());
+        ready.push((browser, csrf, format!("staff{n}@example.ht")));
+    }
+    let presses = ready.iter().map(|(browser, csrf, email)| async move {
+        let r =
+            browser.post("/console/sign-in", &[("email", email), ("password", "Password123!"), ("csrf", csrf)]).await;
+        let (status, retry) = (r.status().as_u16(), header(&r, "retry-after"));
+        (status, retry, r.text().await.unwrap())
+    });
+    let (mut busy, mut checked) = (0, 0);
+    for (status, retry, page) in futures::future::join_all(presses).await {
+        match status {
+            401 => checked += 1,
+            429 => {
+                assert!(page.contains("Too many sign-ins are being checked right now"), "{page}");
+                assert_eq!(retry, "2");
+                busy += 1;
+            }
+            other => panic!("{other}: {page}"),
+        }
+    }
+    // One hash at a time and four waiting: the rest were answered at once, not queued.
+    assert!(checked >= 5 && busy >= 1, "{checked} checked, {busy} told to retry");
+    // Nothing a busy answer refused was counted against anyone; the owner signs in.
+    let r = Browser::at(app, "192.0.2.44").sign_in("amara@example.ht", PASSWORD).await;
+    assert_eq!(r.status(), 303);
+});
+
 api_test!(forwarded_addresses_are_ignored_unless_the_peer_is_a_trusted_proxy, |app| {
     user(app, None, "amara@example.ht", Role::Maker).await;
     // Without LAJAN_TRUSTED_PROXIES, each "address" below is the one peer, loopback.

@@ -35,6 +35,7 @@ fn payout(tenant: &Tenant, asset_issuer: Option<String>, cents: i64) -> PayoutDe
             approval: ApprovalStatus::Approved,
             exec: ExecStatus::ReadyToSend,
             created_by_key: "key_test".into(),
+            approval_withdrawn_by: None,
             created_at: now,
             updated_at: now,
         },

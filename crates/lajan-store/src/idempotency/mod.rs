@@ -67,7 +67,8 @@ pub trait IdempotencyStore: Send + Sync {
     /// returns the window's count including them.
     async fn rate_limit_hit(&self, bucket: &str, window_start: i64, expires_at: i64, hits: u64) -> StoreResult<u64>;
 
-    /// Deletes expired idempotency keys and rate-limit windows. Returns how many rows went.
+    /// Deletes expired idempotency keys and rate-limit windows, and sign-in attempts older than
+    /// `SIGN_IN_RETENTION_MS` (a batch at a time). Returns how many rows went.
     async fn purge_expired(&self, now: Timestamp) -> StoreResult<u64>;
 
     /// Folds the per-tenant count deltas concurrent writers appended (PostgreSQL) so totals stay

@@ -177,8 +177,16 @@ impl IdempotencyStore for ThisStore {
             .execute(&mut *tx)
             .await?
             .rows_affected();
+        // By age through `sign_ins_by_at`, a bounded batch each run.
+        let sign_ins = query(
+            "DELETE FROM sign_ins WHERE id IN (SELECT id FROM sign_ins WHERE at < $1 ORDER BY at LIMIT 10000)",
+        )
+        .bind(now.as_millis() - lajan_domain::console::SIGN_IN_RETENTION_MS)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
         tx.commit().await?;
-        Ok(keys + windows)
+        Ok(keys + windows + sign_ins)
     }
 
     async fn compact_counts(&self) -> StoreResult<u64> {

@@ -51,7 +51,7 @@ pub trait OrgStore: Send + Sync {
     /// partial updates never lose one another's fields) and stores what it decided (the
     /// settings, the changes for the audit trail, their events); a refusal is `Rejected`.
     async fn update_settings(&self, tenant: &Tenant, rule: SettingsRule<'_>, at: Timestamp) -> StoreResult<Settings>;
-    /// The organization whose `env` settings name `domain` as their home domain (at most one:
-    /// a second is `Conflict` when its settings are written).
+    /// The organization whose `env` settings name `domain` as their home domain and who proved
+    /// it (at most one: a second proof is `Conflict`).
     async fn home_domain_org(&self, env: Environment, domain: &str) -> StoreResult<Option<HomeDomainOrg>>;
 }

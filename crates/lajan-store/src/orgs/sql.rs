@@ -470,9 +470,11 @@ impl OrgStore for ThisStore {
     }
 
     async fn home_domain_org(&self, env: Environment, domain: &str) -> StoreResult<Option<HomeDomainOrg>> {
+        // Served only once proved (`home_domain_proofs`): a domain set and not proved is nobody's.
         let sql = "SELECT o.id, o.name, o.tier, o.created_at, s.home_domain, s.documentation
                    FROM settings s JOIN organizations o ON o.id = s.org_id
-                   WHERE s.env = $1 AND s.home_domain = $2";
+                   JOIN home_domain_proofs p ON p.org_id = s.org_id AND p.env = s.env AND p.domain = s.home_domain
+                   WHERE s.env = $1 AND s.home_domain = $2 AND p.verified_at IS NOT NULL";
         let row = query(sql).bind(env.as_str()).bind(domain).fetch_optional(self.reader()).await?;
         let Some(row) = row else { return Ok(None) };
         let profile = profile_of(row.try_get("home_domain")?, &row.try_get::<String, _>("documentation")?)?;

@@ -22,7 +22,7 @@ macro_rules! payout_columns {
         concat!(
             "SELECT p.id, p.org_id, p.env, p.type, p.client_id, p.wallet_account_id, p.asset_amount, p.asset_code,
                     p.asset_issuer, p.memo, p.wallet_memo_type AS p_wallet_memo_type, p.wallet_memo AS p_wallet_memo,
-                    p.disbursement_id, p.approval_status, p.exec_status, p.created_by_key,
+                    p.disbursement_id, p.approval_status, p.exec_status, p.created_by_key, p.approval_withdrawn_by,
                     p.created_at, p.updated_at, p.attempts_before_retry, p.approved_at, p.cancel_reason,
                     p.hold_code, p.hold_message, p.held_since, c.id AS c_id, ",
             prefixed_client_columns!()
@@ -49,6 +49,7 @@ fn payout_from_row(row: &DbRow) -> StoreResult<PayoutDetail> {
         approval: row.try_get::<String, _>("approval_status")?.parse().map_err(corrupt)?,
         exec: row.try_get::<String, _>("exec_status")?.parse().map_err(corrupt)?,
         created_by_key: row.try_get("created_by_key")?,
+        approval_withdrawn_by: row.try_get("approval_withdrawn_by")?,
         created_at: ts(row.try_get("created_at")?),
         updated_at: ts(row.try_get("updated_at")?),
     };
@@ -205,7 +206,9 @@ impl PayoutStore for ThisStore {
     ) -> StoreResult<PayoutDetail> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         let current = lock_payout(&mut tx, tenant, id).await?;
-        if let Some(refused) = current.payout.disbursement_id.as_deref().and_then(|batch| action.refused_in_batch(batch)) {
+        if let Some(refused) =
+            current.payout.disbursement_id.as_deref().and_then(|batch| action.refused_in_batch(batch, &current.payout))
+        {
             return Err(StoreError::Rejected(refused));
         }
         let (approval, exec, event_type) =
@@ -214,8 +217,7 @@ impl PayoutStore for ThisStore {
             check_retry_safe(&current.attempts).map_err(StoreError::Rejected)?;
         }
         if action == PayoutAction::Approve {
-            let withdrawn_by: Option<String> =
-                query_scalar("SELECT approval_withdrawn_by FROM payouts WHERE id = $1").bind(id).fetch_one(&mut *tx).await?;
+            let withdrawn_by = &current.payout.approval_withdrawn_by;
             let own = if current.payout.created_by_key == key_id {
                 Some("This organization requires a different API key to approve a payout than the one that created it")
             } else if withdrawn_by.as_deref() == Some(key_id) {

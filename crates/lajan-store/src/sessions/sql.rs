@@ -2,7 +2,8 @@
 
 use crate::sessions::{NewSession, SessionStore};
 use lajan_domain::console::{
-    ADDRESS_FAILURES, ADDRESS_WINDOW_MS, ConsoleSession, LOCKOUT_FAILURES, SignIn, SignInOutcome, refused_until,
+    ADDRESS_FAILURES, ADDRESS_WINDOW_MS, ConsoleSession, LOCKOUT_FAILURES, LOCKOUT_MS, LockedBy, SignIn,
+    SignInOutcome, refusal,
 };
 
 fn sign_in_from_row(row: &DbRow) -> StoreResult<SignIn> {
@@ -14,13 +15,14 @@ fn sign_in_from_row(row: &DbRow) -> StoreResult<SignIn> {
         outcome: row.try_get::<String, _>("outcome")?.parse().map_err(corrupt)?,
         at: ts(row.try_get("at")?),
         client_address: row.try_get("client_address")?,
+        refusals: u32::try_from(row.try_get::<i64, _>("refusals")?).map_err(corrupt)?,
     })
 }
 
 async fn insert_sign_in(tx: &mut Tx, attempt: &SignIn) -> StoreResult<()> {
     query(
-        "INSERT INTO sign_ins (id, email, user_id, org_id, outcome, at, client_address)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        "INSERT INTO sign_ins (id, email, user_id, org_id, outcome, at, client_address, refusals)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
     .bind(&attempt.id)
     .bind(&attempt.email)
@@ -29,9 +31,28 @@ async fn insert_sign_in(tx: &mut Tx, attempt: &SignIn) -> StoreResult<()> {
     .bind(attempt.outcome.as_str())
     .bind(attempt.at.as_millis())
     .bind(&attempt.client_address)
-        .execute(&mut **tx)
-        .await?;
+    .bind(i64::from(attempt.refusals))
+    .execute(&mut **tx)
+    .await?;
     Ok(())
+}
+
+/// Counts a refusal on the record of the lock that refused it (the newest `locked` attempt from
+/// its address, or for its email, within the lock's span); false when there is none yet.
+async fn count_refusal(tx: &mut Tx, attempt: &SignIn, by: LockedBy) -> StoreResult<bool> {
+    let (column, key, span) = match (by, &attempt.client_address) {
+        (LockedBy::Address, Some(address)) => ("client_address", address, ADDRESS_WINDOW_MS),
+        _ => ("email", &attempt.email, LOCKOUT_MS),
+    };
+    // `column` is one of two names above, never input.
+    let sql = format!(
+        "UPDATE sign_ins SET refusals = refusals + 1
+         WHERE id = (SELECT id FROM sign_ins WHERE {column} = $1 AND at > $2 AND outcome = 'locked'
+                     ORDER BY at DESC LIMIT 1)"
+    );
+    let counted =
+        query(&sql).bind(key).bind(attempt.at.as_millis() - span).execute(&mut **tx).await?.rows_affected();
+    Ok(counted > 0)
 }
 
 #[async_trait]
@@ -45,6 +66,10 @@ impl SessionStore for ThisStore {
             .bind(&attempt.email)
             .fetch_optional(&mut *tx)
             .await?;
+        // Parallel attempts from one address, at any emails, queue too: its count is exact.
+        if let Some(address) = &attempt.client_address {
+            Self::lock_name(&mut tx, &format!("sign-in address {address}")).await?;
+        }
         let failures: Vec<i64> = query_scalar(
             "SELECT at FROM sign_ins
              WHERE email = $1 AND outcome IN ('failed', 'pending')
@@ -72,11 +97,17 @@ impl SessionStore for ThisStore {
             }
             None => None,
         };
-        let locked = refused_until(&failures, from_address.as_deref(), attempt.at);
-        let outcome = if locked.is_some() { SignInOutcome::Locked } else { SignInOutcome::Pending };
-        insert_sign_in(&mut tx, &SignIn { outcome, ..attempt.clone() }).await?;
+        let refused = refusal(&failures, from_address.as_deref(), attempt.at);
+        let counted = match refused {
+            Some((_, by)) => count_refusal(&mut tx, attempt, by).await?,
+            None => false,
+        };
+        if !counted {
+            let outcome = if refused.is_some() { SignInOutcome::Locked } else { SignInOutcome::Pending };
+            insert_sign_in(&mut tx, &SignIn { outcome, refusals: 1, ..attempt.clone() }).await?;
+        }
         self.commit(tx).await?;
-        Ok(locked)
+        Ok(refused.map(|(until, _)| until))
     }
 
     async fn finish_sign_in(
@@ -112,7 +143,7 @@ impl SessionStore for ThisStore {
 
     async fn list_sign_ins(&self, org_id: &str, limit: u32) -> StoreResult<Vec<SignIn>> {
         let rows = query(
-            "SELECT id, email, user_id, org_id, outcome, at, client_address FROM sign_ins WHERE org_id = $1
+            "SELECT id, email, user_id, org_id, outcome, at, client_address, refusals FROM sign_ins WHERE org_id = $1
              ORDER BY at DESC, id DESC LIMIT $2",
         )
         .bind(org_id)

@@ -77,10 +77,17 @@ pub struct DepositQuery<'a> {
 
 #[async_trait]
 pub trait WalletDepositStore: Send + Sync {
-    /// Stores a new deposit whose page opens with the link hashed `link_hash`. Deposits whose
-    /// link expired a day before `d.started_at` without a registration are forgotten in the same
+    /// Stores a new deposit whose page opens with the link hashed `link_hash`, unless its
+    /// account already has `open_per_account` deposits unfinished with a working link (false,
+    /// nothing stored; starts of one account are counted one at a time). Deposits whose link
+    /// expired a day before `d.started_at` without a registration are forgotten in the same
     /// transaction, so unfinished ones are bounded by how many are started in a day.
-    async fn start_wallet_deposit(&self, d: &WalletDeposit, link_hash: &str) -> StoreResult<()>;
+    async fn start_wallet_deposit(
+        &self,
+        d: &WalletDeposit,
+        link_hash: &str,
+        open_per_account: i64,
+    ) -> StoreResult<bool>;
 
     /// How many deposits are unfinished with a link still working at `now`, counting up to
     /// `cap` (a bound on what anonymous wallets can leave open).

@@ -117,8 +117,26 @@ async fn with_payout(conn: &mut Conn, (mut deposit, payout_id): (WalletDeposit, 
 
 #[async_trait]
 impl WalletDepositStore for ThisStore {
-    async fn start_wallet_deposit(&self, d: &WalletDeposit, link_hash: &str) -> StoreResult<()> {
+    async fn start_wallet_deposit(&self, d: &WalletDeposit, link_hash: &str, open_per_account: i64) -> StoreResult<bool> {
         let mut tx = self.begin_write().await?;
+        // The account's deposits still open, counted one start at a time (a link lives
+        // LINK_TTL_MS, so none started before that is open: the index reads no further back).
+        Self::lock_name(&mut tx, &format!("wallet deposits {} {}", d.env.as_str(), d.account)).await?;
+        let open: i64 = query_scalar(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM wallet_deposits
+                                   WHERE account = $1 AND env = $2 AND started_at > $3
+                                     AND registered_at IS NULL AND link_expires_at >= $4 LIMIT $5) AS open",
+        )
+        .bind(&d.account)
+        .bind(d.env.as_str())
+        .bind(d.started_at.as_millis() - lajan_domain::wallet_deposit::LINK_TTL_MS)
+        .bind(d.started_at.as_millis())
+        .bind(open_per_account)
+        .fetch_one(&mut *tx)
+        .await?;
+        if open >= open_per_account {
+            return Ok(false);
+        }
         query("DELETE FROM wallet_deposits WHERE registered_at IS NULL AND link_expires_at < $1")
             .bind(d.started_at.as_millis() - 86_400_000)
             .execute(&mut *tx)
@@ -139,7 +157,8 @@ impl WalletDepositStore for ThisStore {
         .bind(d.started_at.as_millis())
         .execute(&mut *tx)
         .await?;
-        self.commit(tx).await
+        self.commit(tx).await?;
+        Ok(true)
     }
 
     async fn open_wallet_deposits(&self, now: Timestamp, cap: i64) -> StoreResult<i64> {

@@ -196,15 +196,34 @@ contract!(settings_default_and_persist_per_tenant, |store| {
     assert_eq!(store.get_settings(&test).await.unwrap(), s);
     assert_eq!(store.get_settings(&tenant(&o, Environment::Live)).await.unwrap(), Settings::default());
 
-    // Found by its home domain, in its environment only; a domain is one organization's.
-    let found = store.home_domain_org(Environment::Test, "pay.acme.example").await.unwrap().unwrap();
+    // Found by its home domain once proved, in its environment only; a domain is the first
+    // prover's.
+    let domain = "pay.acme.example";
+    assert_eq!(store.home_domain_org(Environment::Test, domain).await.unwrap(), None, "not proved yet");
+    let now = Timestamp::now();
+    let proof = store.home_domain_proof(&test, domain, "token-1", now).await.unwrap();
+    assert_eq!((proof.token.as_str(), proof.proved_at), ("token-1", None));
+    let kept = store.home_domain_proof(&test, domain, "token-2", now).await.unwrap();
+    assert_eq!(kept.token, "token-1", "one token per domain");
+    assert_eq!(store.prove_home_domain(&test, domain, now).await.unwrap().proved_at, Some(now));
+    let found = store.home_domain_org(Environment::Test, domain).await.unwrap().unwrap();
     assert_eq!((found.org.id.as_str(), &found.profile), (o.id.as_str(), &s.stellar));
-    assert_eq!(store.home_domain_org(Environment::Live, "pay.acme.example").await.unwrap(), None);
+    assert_eq!(store.home_domain_org(Environment::Live, domain).await.unwrap(), None);
     assert_eq!(store.home_domain_org(Environment::Test, "acme.example").await.unwrap(), None);
     let other = org(&store, "Other").await;
-    let taken = store.put_settings(&tenant(&other, Environment::Test), &s, Timestamp::now()).await;
+    let other_test = tenant(&other, Environment::Test);
+    store.put_settings(&other_test, &s, Timestamp::now()).await.unwrap();
+    store.home_domain_proof(&other_test, domain, "token-3", now).await.unwrap();
+    let taken = store.prove_home_domain(&other_test, domain, now).await;
     assert!(matches!(taken, Err(lajan_store::StoreError::Conflict(_))), "{taken:?}");
+    assert_eq!(store.home_domain_org(Environment::Test, domain).await.unwrap().unwrap().org.id, o.id);
+    let elsewhere = store.prove_home_domain(&other_test, "other.example", now).await;
+    assert!(matches!(elsewhere, Err(lajan_store::StoreError::NotFound)), "{elsewhere:?}");
     store.put_settings(&tenant(&other, Environment::Live), &s, Timestamp::now()).await.unwrap();
+    // Another domain starts another proof: the first is no longer served.
+    let moved = store.home_domain_proof(&test, "pay2.acme.example", "token-4", now).await.unwrap();
+    assert_eq!((moved.token.as_str(), moved.proved_at), ("token-4", None));
+    assert_eq!(store.home_domain_org(Environment::Test, domain).await.unwrap(), None);
 });
 
 contract!(clients_are_isolated_searchable_and_archivable, |store| {

@@ -59,6 +59,7 @@ fn payout(approval: ApprovalStatus, key: &str) -> Payout {
         approval,
         exec: ExecStatus::Pending,
         created_by_key: key.into(),
+        approval_withdrawn_by: None,
         created_at: now,
         updated_at: now,
     }

@@ -6,6 +6,7 @@ declare(strict_types=1);
 
 namespace Lajan\Resources;
 
+use Lajan\Models\HomeDomainView;
 use Lajan\Models\SettingsChangeView;
 use Lajan\Models\SettingsView;
 use Lajan\RequestOptions;
@@ -65,5 +66,30 @@ final class Settings extends Resource
     public function confirmChange(string $id, ?RequestOptions $options = null): SettingsChangeView
     {
         return SettingsChangeView::fromArray($this->core->request('POST', '/v1/settings/changes/' . rawurlencode($id) . '/confirm', options: $options));
+    }
+
+    /**
+     * `GET /v1/settings/home-domain`.
+     *
+     * The home domain set in the settings (homeDomain) and the DNS TXT record that proves the
+     * organization holds it. A home domain is served (its stellar.toml, SEP-10 challenges for it)
+     * only once verified: add the record at the domain's DNS host, then POST /v1/settings/home-
+     * domain/verify. Setting another homeDomain starts a new proof.
+     */
+    public function retrieveHomeDomain(?RequestOptions $options = null): HomeDomainView
+    {
+        return HomeDomainView::fromArray($this->core->request('GET', '/v1/settings/home-domain', options: $options));
+    }
+
+    /**
+     * `POST /v1/settings/home-domain/verify`.
+     *
+     * Looks the home domain's TXT record up in DNS: when it holds the value given by GET
+     * /v1/settings/home-domain, the domain is verified and served from now on (verifying again
+     * changes nothing). A domain is one organization's: the first to verify it.
+     */
+    public function verifyHomeDomain(?RequestOptions $options = null): HomeDomainView
+    {
+        return HomeDomainView::fromArray($this->core->request('POST', '/v1/settings/home-domain/verify', options: $options));
     }
 }

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Unpack
 
 from .._base import AsyncResource, RequestOptions, SyncResource, path
-from ..models import SettingsChangeView, SettingsView
+from ..models import HomeDomainView, SettingsChangeView, SettingsView
 from ..types import UpdateSettings
 
 
@@ -57,6 +57,25 @@ class Settings(SyncResource):
             SettingsChangeView, "POST", f"/v1/settings/changes/{path(id)}/confirm", options=options
         )
 
+    def retrieve_home_domain(self, **options: Unpack[RequestOptions]) -> HomeDomainView:
+        """`GET /v1/settings/home-domain`.
+
+        The home domain set in the settings (homeDomain) and the DNS TXT record that proves the
+        organization holds it. A home domain is served (its stellar.toml, SEP-10 challenges for it)
+        only once verified: add the record at the domain's DNS host, then POST /v1/settings/home-
+        domain/verify. Setting another homeDomain starts a new proof.
+        """
+        return self._client.request(HomeDomainView, "GET", "/v1/settings/home-domain", options=options)
+
+    def verify_home_domain(self, **options: Unpack[RequestOptions]) -> HomeDomainView:
+        """`POST /v1/settings/home-domain/verify`.
+
+        Looks the home domain's TXT record up in DNS: when it holds the value given by GET
+        /v1/settings/home-domain, the domain is verified and served from now on (verifying again
+        changes nothing). A domain is one organization's: the first to verify it.
+        """
+        return self._client.request(HomeDomainView, "POST", "/v1/settings/home-domain/verify", options=options)
+
 
 class AsyncSettings(AsyncResource):
     """Per-environment defaults and rules"""
@@ -103,3 +122,22 @@ class AsyncSettings(AsyncResource):
         return await self._client.request(
             SettingsChangeView, "POST", f"/v1/settings/changes/{path(id)}/confirm", options=options
         )
+
+    async def retrieve_home_domain(self, **options: Unpack[RequestOptions]) -> HomeDomainView:
+        """`GET /v1/settings/home-domain`.
+
+        The home domain set in the settings (homeDomain) and the DNS TXT record that proves the
+        organization holds it. A home domain is served (its stellar.toml, SEP-10 challenges for it)
+        only once verified: add the record at the domain's DNS host, then POST /v1/settings/home-
+        domain/verify. Setting another homeDomain starts a new proof.
+        """
+        return await self._client.request(HomeDomainView, "GET", "/v1/settings/home-domain", options=options)
+
+    async def verify_home_domain(self, **options: Unpack[RequestOptions]) -> HomeDomainView:
+        """`POST /v1/settings/home-domain/verify`.
+
+        Looks the home domain's TXT record up in DNS: when it holds the value given by GET
+        /v1/settings/home-domain, the domain is verified and served from now on (verifying again
+        changes nothing). A domain is one organization's: the first to verify it.
+        """
+        return await self._client.request(HomeDomainView, "POST", "/v1/settings/home-domain/verify", options=options)

@@ -35,6 +35,7 @@ fn attempt(user: &User, at: Timestamp) -> SignIn {
         outcome: SignInOutcome::Pending,
         at,
         client_address: None,
+        refusals: 1,
     }
 }
 
@@ -163,4 +164,84 @@ contract!(a_session_is_found_by_its_digest_until_it_ends, |store| {
     store.end_session("digest-1", at.plus_millis(2)).await.unwrap();
     store.end_session("digest-1", at.plus_millis(3)).await.unwrap();
     assert!(store.session("digest-1").await.unwrap().is_none());
+});
+
+contract!(parallel_attempts_from_one_address_are_counted_exactly_across_emails, |store| {
+    use lajan_domain::console::ADDRESS_FAILURES;
+    let amara = user(&store, "amara@example.ht").await;
+    let reads = (0..32).map(|_| {
+        let store = store.clone();
+        tokio::spawn(async move { store.list_sign_ins("org_none", 1).await.unwrap() })
+    });
+    for read in reads.collect::<Vec<_>>() {
+        read.await.unwrap();
+    }
+    let at = Timestamp::now();
+    // Each at another email, so no user's row lock orders them: only the address does.
+    let tries: Vec<_> = (0..40)
+        .map(|i| {
+            let store = store.clone();
+            let stranger = User { email: format!("staff{i}@example.ht"), ..amara.clone() };
+            let a = from("198.51.100.9", attempt(&stranger, at));
+            tokio::spawn(async move { store.start_sign_in(&a).await.unwrap() })
+        })
+        .collect();
+    let mut allowed = 0;
+    for t in tries {
+        if t.await.unwrap().is_none() {
+            allowed += 1;
+        }
+    }
+    assert_eq!(allowed, ADDRESS_FAILURES, "forty at once from one address let exactly the limit through");
+});
+
+contract!(refusals_of_one_lock_are_counted_on_one_record, |store| {
+    use lajan_domain::console::{ADDRESS_FAILURES, SIGN_IN_RETENTION_MS};
+    let amara = user(&store, "amara@example.ht").await;
+    let t0 = Timestamp::now();
+    for i in 0..5 {
+        let a = from("203.0.113.66", attempt(&amara, t0.plus_millis(i)));
+        store.start_sign_in(&a).await.unwrap();
+        store.finish_sign_in(&a.id, SignInOutcome::Failed, None).await.unwrap();
+    }
+    // Her email is locked: a hundred refusals, from the guesser or an unknown address, are one record.
+    for i in 0..100 {
+        let guess = attempt(&amara, t0.plus_millis(10 + i));
+        let refused = if i % 2 == 0 { from("203.0.113.66", guess) } else { guess };
+        assert!(store.start_sign_in(&refused).await.unwrap().is_some(), "refusal {i}");
+    }
+    let listed = store.list_sign_ins(&amara.org_id, 50).await.unwrap();
+    assert_eq!(listed.len(), 6, "five failures and one lock: {listed:?}");
+    assert_eq!((listed[0].outcome, listed[0].refusals), (SignInOutcome::Locked, 100));
+
+    // An address refused for spraying: its refusals, at any email, go on its own record.
+    for i in 0..ADDRESS_FAILURES {
+        let stranger = User { email: format!("staff{i}@example.ht"), ..amara.clone() };
+        let a = from("192.0.2.99", attempt(&stranger, t0.plus_millis(200 + i as i64)));
+        store.start_sign_in(&a).await.unwrap();
+        store.finish_sign_in(&a.id, SignInOutcome::Failed, None).await.unwrap();
+    }
+    let bob = user(&store, "bob@example.ht").await;
+    for i in 0..50 {
+        let email = if i == 0 { bob.clone() } else { User { email: format!("x{i}@example.ht"), ..bob.clone() } };
+        assert!(
+            store.start_sign_in(&from("192.0.2.99", attempt(&email, t0.plus_millis(300 + i)))).await.unwrap().is_some()
+        );
+    }
+    let bobs = store.list_sign_ins(&bob.org_id, 50).await.unwrap();
+    let locked: Vec<_> = bobs.iter().filter(|s| s.client_address.as_deref() == Some("192.0.2.99")).collect();
+    assert_eq!(locked.len(), 1, "{bobs:?}");
+    assert_eq!((locked[0].outcome, locked[0].refusals), (SignInOutcome::Locked, 50));
+
+    // Attempts older than the retention are pruned.
+    let carl = user(&store, "carl@example.ht").await;
+    let old = attempt(&carl, t0.plus_millis(-SIGN_IN_RETENTION_MS - 1));
+    let recent = attempt(&carl, t0.plus_millis(-SIGN_IN_RETENTION_MS + 60_000));
+    for a in [&old, &recent] {
+        store.start_sign_in(a).await.unwrap();
+    }
+    assert_eq!(store.list_sign_ins(&carl.org_id, 50).await.unwrap().len(), 2);
+    assert!(store.purge_expired(t0).await.unwrap() >= 1);
+    let kept: Vec<String> = store.list_sign_ins(&carl.org_id, 50).await.unwrap().into_iter().map(|s| s.id).collect();
+    assert_eq!(kept, std::slice::from_ref(&recent.id), "only the older than the retention is pruned");
 });

@@ -30,7 +30,7 @@ contract!(a_deposit_is_read_by_its_own_account_and_memo_only, |store| {
     let shared = deposit("GA", Some(u64::MAX), "USDC", now.plus_millis(1));
     let later = deposit("GA", None, "HTG", now.plus_millis(2));
     for (d, link) in [(&mine, "h1"), (&shared, "h2"), (&later, "h3")] {
-        store.start_wallet_deposit(d, link).await.unwrap();
+        assert!(store.start_wallet_deposit(d, link, 20).await.unwrap());
     }
     let read = store.wallet_deposit(Environment::Test, "GA", None, &mine.id).await.unwrap();
     assert_eq!(read.as_ref(), Some(&mine));
@@ -59,9 +59,34 @@ contract!(a_deposit_is_read_by_its_own_account_and_memo_only, |store| {
 
     // A day after their links expired, unfinished deposits are forgotten as new ones start.
     let next_day = now.plus_millis(LINK_TTL_MS + 86_400_000 + 10);
-    store.start_wallet_deposit(&deposit("GC", None, "USDC", next_day), "h4").await.unwrap();
+    assert!(store.start_wallet_deposit(&deposit("GC", None, "USDC", next_day), "h4", 20).await.unwrap());
     assert!(store.wallet_deposit(Environment::Test, "GA", None, &mine.id).await.unwrap().is_none());
     assert_eq!(store.open_wallet_deposits(next_day, 100).await.unwrap(), 1);
+});
+
+contract!(an_account_holds_a_bounded_number_of_open_deposits, |store| {
+    let now = Timestamp::now();
+    // Started at once, they are counted one after another: exactly the cap is stored.
+    let starts: Vec<_> = (0..12)
+        .map(|i| {
+            let store = store.clone();
+            let memo = (i % 2 == 0).then_some(i);
+            let d = deposit("GD", memo, "USDC", now.plus_millis(i as i64));
+            tokio::spawn(async move { store.start_wallet_deposit(&d, &format!("cap{i}"), 5).await.unwrap() })
+        })
+        .collect();
+    let mut started = 0;
+    for s in starts {
+        started += usize::from(s.await.unwrap());
+    }
+    assert_eq!(started, 5, "five of twelve, whatever the memo");
+    assert!(
+        store.start_wallet_deposit(&deposit("GE", None, "USDC", now), "other", 5).await.unwrap(),
+        "another account"
+    );
+    // Once their links expired, the account may start again.
+    let later = now.plus_millis(LINK_TTL_MS + 20);
+    assert!(store.start_wallet_deposit(&deposit("GD", None, "USDC", later), "again", 5).await.unwrap());
 });
 
 /// A code for contact `contact` on deposit `id`'s page, bound to `receiver`.
@@ -72,7 +97,7 @@ fn code<'a>(contact: &'a str, receiver: Option<(&'a lajan_domain::Tenant, &'a st
 contract!(a_deposit_page_counts_contacts_binds_a_receiver_once_and_registers, |store| {
     let now = Timestamp::now();
     let d = deposit("GA", Some(7), "USDC", now);
-    store.start_wallet_deposit(&d, "link").await.unwrap();
+    assert!(store.start_wallet_deposit(&d, "link", 20).await.unwrap());
     let opened = store.wallet_deposit_by_link("link").await.unwrap().unwrap();
     assert_eq!((opened.deposit, opened.receiver, opened.contact_tries), (d.clone(), None, 0));
     assert_eq!((opened.checks, opened.contact_hash), (RegistrationChecks::default(), None));
@@ -103,7 +128,7 @@ contract!(a_deposit_page_counts_contacts_binds_a_receiver_once_and_registers, |s
         store.deposit_step(&d.id, now, DepositChange { change: &wrong, event: None }).await.unwrap();
     }
     let other = deposit("GA", Some(7), "USDC", now);
-    store.start_wallet_deposit(&other, "link2").await.unwrap();
+    assert!(store.start_wallet_deposit(&other, "link2", 20).await.unwrap());
     store.send_deposit_code(&other.id, code("c1", None, true), now).await.unwrap();
     let (checks, invitation) =
         store.deposit_step(&other.id, now, DepositChange { change: &wrong, event: None }).await.unwrap();
