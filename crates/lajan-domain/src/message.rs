@@ -189,13 +189,15 @@ pub enum SendOutcome {
 pub const SECRET_TEMPLATES: [&str; 2] = ["invitation", "registration_code"];
 
 /// What a message of `template` says, as it may be read back (API, events, webhooks, console):
-/// for a template in [`SECRET_TEMPLATES`], every registration link's token (after `/r/`) and
-/// every 6-digit code shown as `***`; any other message as it is. Only the outbox's delivery
-/// (and the sandbox's own endpoint) reads the words whole.
+/// for a template in [`SECRET_TEMPLATES`], every registration link's token (after `/r/`) shown
+/// as `***`, and in a code's message every 6-digit code (an invitation carries no code, so its
+/// amounts and numbers stay as written); any other message as it is. Only the outbox's
+/// delivery (and the sandbox's own endpoint) reads the words whole.
 pub fn readable(template: &str, words: &str) -> String {
     if !SECRET_TEMPLATES.contains(&template) {
         return words.to_owned();
     }
+    let hides_codes = template == "registration_code";
     let mut out = String::with_capacity(words.len());
     let mut rest = words;
     while !rest.is_empty() {
@@ -207,7 +209,7 @@ pub fn readable(template: &str, words: &str) -> String {
         let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
         if digits > 0 {
             let follows_digit = out.chars().next_back().is_some_and(|c| c.is_ascii_digit());
-            out.push_str(if digits == 6 && !follows_digit { "***" } else { &rest[..digits] });
+            out.push_str(if hides_codes && digits == 6 && !follows_digit { "***" } else { &rest[..digits] });
             rest = &rest[digits..];
             continue;
         }
@@ -232,6 +234,8 @@ mod readable_tests {
             "Acme sends you 25.00 USDC: https://pay.lajan.test/r/*** Reply STOP"
         );
         assert_eq!(readable("registration_code", "Acme: your code is 048213."), "Acme: your code is ***.");
+        let large = "Acme sends you 250000 HTG: https://pay.lajan.test/r/AbC";
+        assert_eq!(readable("invitation", large), "Acme sends you 250000 HTG: https://pay.lajan.test/r/***");
         assert_eq!(readable("registration_code", "call +50937000001 or 1234567"), "call +50937000001 or 1234567");
         assert_eq!(readable("invoice", "pay at /r/abc, code 123456"), "pay at /r/abc, code 123456", "not a secret");
         assert_eq!(readable("invitation", "<a href=\"https://x/r/tok\">x</a>"), "<a href=\"https://x/r/***\">x</a>");

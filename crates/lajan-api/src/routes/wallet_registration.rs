@@ -21,6 +21,8 @@ use lajan_services::wallet_registration::WalletRegistration;
 use minijinja::context;
 use serde::Deserialize;
 use std::net::IpAddr;
+use std::time::Duration;
+use tokio::time::Instant;
 
 pub fn routes() -> Router<AppState> {
     page_headers(
@@ -105,6 +107,11 @@ async fn page(
     }
 }
 
+/// A step that may send a code (`contact`, `code`) answers no sooner than this, whether the
+/// contact has an invitation or not: a matched contact costs a few more reads and a message
+/// queued, and that difference must not tell a stranger which numbers are invited.
+const CONTACT_STEP_FLOOR: Duration = Duration::from_millis(300);
+
 /// `POST /wallet-registration/{token}/{step}`: `contact`, `code` (another one), `confirm`,
 /// `verify`, or `wallet` (register the account again after fixing what was refused). The last
 /// step that leaves only the wallet to give registers the account at once.
@@ -126,6 +133,7 @@ async fn submit(
         return blocked;
     }
     let services = &state.services;
+    let floor = matches!(action.as_str(), "contact" | "code").then(|| Instant::now() + CONTACT_STEP_FLOOR);
     let done = match action.as_str() {
         "contact" => services.give_wallet_contact(&w, &form.contact).await,
         "code" => services.resend_wallet_code(&w).await,
@@ -136,6 +144,9 @@ async fn submit(
             return plain_page(StatusCode::NOT_FOUND, language(&w, named), "register-gone-title", "register-gone", &[]);
         }
     };
+    if let Some(floor) = floor {
+        tokio::time::sleep_until(floor).await;
+    }
     if let Some(blocked) = count_code_miss(&state, client, language(&w, named), &done).await {
         return blocked;
     }

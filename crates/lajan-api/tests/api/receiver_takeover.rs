@@ -298,3 +298,19 @@ api_test!(a_batch_payout_whose_approval_was_withdrawn_is_decided_alone, |app| {
     assert_eq!((&counts["sent"], &counts["rejected"]), (&json!(2), &json!(1)), "{done}");
     assert_eq!(done["status"], "partially_failed", "one row paid nobody: {done}");
 });
+
+api_test!(a_contact_step_takes_as_long_whether_the_number_is_invited_or_not, |app| {
+    invited(app, json!({ "firstName": "Mari", "lastName": "Pyè", "phoneNumber": "+50937000041" })).await;
+    let (_, token) = wallet_token(app, 43, None).await;
+    let mut times = Vec::new();
+    for contact in ["+50937000041", "+50937999941"] {
+        let (_, page) = interactive(app, &token).await;
+        let started = std::time::Instant::now();
+        let (step, _) = page_step(post_step(app, &page, "contact", &[("contact", contact)]).await, 200).await;
+        times.push(started.elapsed());
+        assert_eq!(step, "confirm_contact", "the same answer for {contact}");
+    }
+    // Both wait for the step's floor (300 ms), far above what a matched contact's extra reads cost.
+    let floor = std::time::Duration::from_millis(300);
+    assert!(times.iter().all(|t| *t >= floor), "{times:?}");
+});
