@@ -361,6 +361,18 @@ impl Invoice {
         crate::installment::next_unpaid(&self.installments, self.amount_paid, self.amount_credited)
     }
 
+    /// Whether what it waits for is past due at `now` in the organization's timezone `tz`: its
+    /// due date, or with instalments the oldest one left short (none: nothing is owed by date).
+    /// The overdue mark is decided by this on the invoice as locked, never on a row read before.
+    pub fn is_past_due(&self, now: Timestamp, tz: &str) -> bool {
+        let due = if self.installments.is_empty() {
+            Some(self.due_date)
+        } else {
+            self.next_installment().map(|next| next.due_date)
+        };
+        due.is_some_and(|due| due.has_passed(now, tz))
+    }
+
     /// What is still owed: the total less its credit notes and what was paid, never below zero
     /// (what was paid beyond is the client's credit balance), and nothing once void.
     pub fn amount_remaining(&self) -> i64 {

@@ -164,7 +164,11 @@ impl Ledger for SandboxLedger {
         // Magic destinations that refuse are answered without reaching the ledger.
         let refused = |s: &Submission<'_>| match behaviour(s) {
             Some(Behaviour::NoDestination) => Some(fail("op_no_destination", "the destination account does not exist")),
-            Some(Behaviour::NoTrust) => Some(fail("op_no_trust", "the destination has no trustline for this asset")),
+            // XLM needs no trustline: only an issued asset is refused there.
+            Some(Behaviour::NoTrust) if s.payout.payout.asset_issuer.is_some() => {
+                Some(fail("op_no_trust", "the destination has no trustline for this asset"))
+            }
+            Some(Behaviour::NoTrust) => None,
             Some(Behaviour::Underfunded) => Some(fail("op_underfunded", "the source account cannot cover the amount")),
             Some(Behaviour::Timeout) | None => None,
         };

@@ -144,3 +144,31 @@ api_test!(the_page_and_the_messages_ask_for_the_next_instalment, |app| {
     assert_eq!((after["amountPaid"].as_str(), after["nextInstallment"]["number"].as_u64()), (Some("40.00"), Some(2)));
     assert!(page("").await.contains("Instalment 2 of 2"));
 });
+
+api_test!(an_invoice_paid_up_after_the_overdue_job_read_it_is_not_marked_overdue, |app| {
+    let client = app.reachable_client().await;
+    let plan = json!([{ "amount": 40, "dueDate": "2020-01-31" }, { "amount": 60, "dueDate": "2099-02-28" }]);
+    let body = json!({ "clientId": client["id"], "installments": plan, "sendImmediately": true,
+                       "lineItems": [{ "description": "Loan repayment", "quantity": 1, "unitPrice": 100 }] });
+    let invoice: Value = app.post("/v1/invoices", &body).await.json().await.unwrap();
+    let id = invoice["id"].as_str().unwrap();
+    // The job read it as a candidate (its first instalment past due); the borrower pays it before
+    // the job reaches it. The job then acts on that candidate: the invoice as locked decides.
+    let (tenant, now) = (app.tenant(), Timestamp::now());
+    let stale = app.store().overdue_candidates("2099-12-31", 100).await.unwrap();
+    assert!(stale.iter().any(|(_, candidate, _, _)| candidate == id), "a candidate before the payment");
+    cash(app, id, 40).await;
+    let event = |d: &lajan_domain::invoice::InvoiceDetail| lajan_store::NewEvent {
+        event_type: "invoice.overdue",
+        object: json!({ "id": d.invoice.id }),
+    };
+    let mark = lajan_domain::invoice::InvoiceAction::MarkOverdue;
+    let (after, changed) = app.store().invoice_action(&tenant, id, mark, now, None, &event, None).await.unwrap();
+    assert!(!changed, "paid up to an instalment weeks away: not overdue");
+    assert_eq!(after.invoice.status.as_str(), "partially_paid");
+    assert_eq!(get(app, "/v1/events?type=invoice.overdue").await["pagination"]["total"], 0);
+    // Once the next instalment is past due, it is.
+    let later = Timestamp::from_millis(4_102_444_800_000); // 2100-01-01
+    let (_, changed) = app.store().invoice_action(&tenant, id, mark, later, None, &event, None).await.unwrap();
+    assert!(changed);
+});

@@ -257,6 +257,18 @@ api_test!(sandbox_execution_end_to_end_and_filters, |app| {
     expect_error(r, 403, "forbidden").await;
 });
 
+api_test!(the_no_trustline_test_address_is_paid_xlm_as_documented, |app| {
+    app.put("/v1/settings", &json!({ "payoutApprovalRequired": false })).await;
+    let address = magic::address("op_no_trust");
+    let xlm = payout(app, json!({ "walletAccountId": address, "assetAmount": 2, "assetCode": "XLM" })).await;
+    let usdc = payout(app, json!({ "walletAccountId": address, "assetAmount": 2, "assetCode": "USDC" })).await;
+    execute(app, Timestamp::now()).await;
+    let paid = get(app, xlm["id"].as_str().unwrap()).await;
+    assert_eq!(paid["execStatus"], "sent", "XLM needs no trustline: {paid}");
+    let held = get(app, usdc["id"].as_str().unwrap()).await;
+    assert_eq!(held["hold"]["code"], "op_no_trust", "an issued asset does: {held}");
+});
+
 api_test!(a_timeout_is_resubmitted_identically_and_pays_once, |app| {
     app.put("/v1/settings", &json!({ "payoutApprovalRequired": false })).await;
     let before: f64 = usdc_balance(app).await.parse().unwrap();

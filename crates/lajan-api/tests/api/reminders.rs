@@ -122,6 +122,31 @@ api_test!(a_reminder_is_sent_once_across_a_worker_that_dies_after_its_claim_and_
     assert_eq!(get(app, "/v1/settings").await["reminders"]["offsetDays"], json!([-3, 0, 3, 7]));
 });
 
+api_test!(an_invoice_owing_again_after_a_reversal_is_reminded_again, |app| {
+    let client = app.reachable_client().await;
+    let body = json!({ "dueDate": "2030-04-10", "sendImmediately": true });
+    let invoice = app.invoice(client["id"].as_str().unwrap(), body).await;
+    let id = invoice["id"].as_str().unwrap();
+    let remind = |now: &str| {
+        let now = at(now);
+        async move { app.workers().send_reminders_once(now).await.unwrap() }
+    };
+    assert_eq!(remind("2030-04-07T09:00:00Z").await, 1, "three days before");
+    let cash = json!({ "amount": 100, "method": "cash" });
+    let paid: Value = app.post(&format!("/v1/invoices/{id}/payments"), &cash).await.json().await.unwrap();
+    // On the due day the worker sees it paid: nothing goes, and its schedule is cleared.
+    assert_eq!(remind("2030-04-10T09:00:00Z").await, 0);
+    // The payment was a mistake: reversed, the invoice owes again, and its schedule is back.
+    let payment = paid["id"].as_str().unwrap();
+    let reversed =
+        app.post(&format!("/v1/invoices/{id}/payments/{payment}/reverse"), &json!({ "reason": "bounced" })).await;
+    assert_eq!(reversed.status(), 200);
+    assert_eq!(get(app, &format!("/v1/invoices/{id}")).await["status"], "sent");
+    assert_eq!(remind("2030-04-13T09:00:00Z").await, 1, "three days late, it is reminded");
+    let days: Vec<i64> = reminders_of(app, id).await.iter().map(|r| r.1).collect();
+    assert_eq!(days, [-3, 3]);
+});
+
 api_test!(a_payment_gets_one_receipt_in_the_clients_language_with_what_is_left, |app| {
     let mari = json!({ "firstName": "Mari", "lastName": "Jozèf", "phoneNumber": "+50937000003", "language": "fr" });
     let mari: Value = app.post("/v1/clients", &mari).await.json().await.unwrap();

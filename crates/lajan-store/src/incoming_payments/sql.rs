@@ -404,12 +404,19 @@ async fn settle_received(
     if to == from {
         return Ok(());
     }
-    query("UPDATE invoices SET status = $1, paid_at = NULL, updated_at = $2 WHERE id = $3")
-        .bind(to.as_str())
-        .bind(at.as_millis())
-        .bind(invoice_id)
-        .execute(&mut **tx)
-        .await?;
+    // Owing again after it was paid (a reversal, a credit note voided): the reminder worker
+    // cleared its schedule when it saw it paid, so it is due to be looked at again now.
+    query(
+        "UPDATE invoices SET status = $1, paid_at = NULL, updated_at = $2,
+                next_reminder_at = CASE WHEN $4 THEN COALESCE(next_reminder_at, $2) ELSE next_reminder_at END
+         WHERE id = $3",
+    )
+    .bind(to.as_str())
+    .bind(at.as_millis())
+    .bind(invoice_id)
+    .bind(from == InvoiceStatus::Paid)
+    .execute(&mut **tx)
+    .await?;
     if from == InvoiceStatus::Paid {
         set_intent_status(tx, &intent.id, IntentStatus::Active, at).await?;
     }

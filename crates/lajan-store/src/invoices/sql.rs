@@ -491,7 +491,11 @@ impl InvoiceStore for ThisStore {
             _ => lock_invoice(&mut tx, tenant, id).await?,
         };
         let step = transition(current.invoice.status, action).map_err(StoreError::Rejected)?;
-        let Some(event_type) = step.event else {
+        // Overdue is decided on the invoice as locked: a payment that cleared the past-due
+        // instalment since the candidates were read leaves it as it is.
+        let not_due = action == InvoiceAction::MarkOverdue
+            && !current.invoice.is_past_due(at, &settings_in(&mut tx, tenant).await?.timezone);
+        let Some(event_type) = step.event.filter(|_| !not_due) else {
             let unchanged = (current, false);
             if idempotency.is_some() {
                 self.commit_keyed(tx, tenant, idempotency.as_ref(), &unchanged).await?;
