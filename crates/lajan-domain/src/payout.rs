@@ -337,6 +337,19 @@ pub const RELEASE_NEEDS_APPROVER: &str = "This client has approved payouts waiti
      walletAccountId sends them to it, which needs the payouts:approve scope";
 
 impl Payout {
+    /// A payout that names only its client takes the wallet the client has as it is stored (read
+    /// in its transaction, the client locked), with the memo that wallet needs: it never waits
+    /// for a registration that already happened.
+    pub fn take_wallet_of(&mut self, client: &crate::client::Client) -> Result<(), String> {
+        let Some(wallet) = client.wallet_account_id.as_deref().filter(|_| self.wallet_account_id.is_none()) else {
+            return Ok(());
+        };
+        self.wallet_account_id = Some(WalletAddress::parse(wallet)?);
+        self.wallet_memo = client.wallet_memo.clone();
+        self.exec = ExecStatus::Pending;
+        Ok(())
+    }
+
     /// Whether a person approves or rejects it by itself: one not in a batch, or a batch's whose
     /// approval was withdrawn (the disbursement's decision no longer covers it).
     pub fn decided_alone(&self) -> bool {

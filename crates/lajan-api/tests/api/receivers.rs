@@ -268,3 +268,61 @@ api_test!(disbursement_rows_find_or_make_their_receivers_by_phone_or_email, |app
     let created = get(app, "/v1/events?type=client.created").await;
     assert_eq!(created["data"][0]["data"]["object"]["id"], rose["id"], "made with the draft, with its event");
 });
+
+api_test!(a_payout_and_a_disbursement_take_the_wallet_the_client_has_when_stored, |app| {
+    app.put("/v1/settings", &json!({ "payoutApprovalRequired": false })).await;
+    // A payout request read the client before its wallet was set; the wallet was set before the
+    // payout was stored: the payout takes it, and nobody is invited.
+    let rose = phone_only(app, "Rose").await;
+    let rose_id = rose["id"].as_str().unwrap();
+    let read_before = lajan_domain::payout::Payout {
+        id: lajan_domain::id::IdKind::Payout.generate(),
+        payout_type: lajan_domain::payout::PayoutType::Direct,
+        client_id: Some(rose_id.to_owned()),
+        wallet_account_id: None,
+        asset_amount: 400,
+        asset_code: lajan_domain::payout::AssetCode::parse("USDC").unwrap(),
+        asset_issuer: None,
+        memo: None,
+        wallet_memo: None,
+        disbursement_id: None,
+        approval: lajan_domain::payout::ApprovalStatus::Pending,
+        exec: lajan_domain::payout::ExecStatus::AwaitingRegistration,
+        created_by_key: app.tenant().actor.id().to_owned(),
+        approval_withdrawn_by: None,
+        created_at: Timestamp::now(),
+        updated_at: Timestamp::now(),
+    };
+    assert_eq!(app.put(&format!("/v1/clients/{rose_id}"), &json!({ "walletAccountId": WALLET })).await.status(), 200);
+    let rule = |_: &lajan_domain::settings::Settings| {
+        (lajan_domain::payout::ApprovalStatus::Approved, &["payout.created", "payout.approved"][..])
+    };
+    let event = |d: &lajan_domain::payout::PayoutDetail| lajan_store::NewEvent {
+        event_type: "payout.created",
+        object: json!({ "id": d.payout.id }),
+    };
+    let stored = app.store().create_payout(&app.tenant(), &read_before, &rule, &event, None).await.unwrap();
+    assert_eq!(stored.payout.exec.as_str(), "pending", "not waiting for a registration that happened");
+    let read = get(app, &format!("/v1/payouts/{}", read_before.id)).await;
+    assert_eq!((&read["walletAccountId"], &read["execStatus"]), (&json!(WALLET), &json!("pending")), "{read}");
+    assert_eq!(app.workers().send_invitations_once(Timestamp::now()).await.unwrap(), 0, "nobody to invite");
+
+    // A disbursement drafted before its receiver registered pays the wallet they have at submission.
+    let ana = phone_only(app, "Ana").await;
+    let d = create(
+        app,
+        json!({ "name": "July", "assetCode": "USDC", "items": [{ "clientId": ana["id"], "assetAmount": 7 }] }),
+    )
+    .await;
+    let dsb = d["id"].as_str().unwrap();
+    let path = format!("/v1/clients/{}", ana["id"].as_str().unwrap());
+    assert_eq!(app.put(&path, &json!({ "walletAccountId": WALLET })).await.status(), 200);
+    // Submitted (approved at once: this organization needs no approval).
+    assert_eq!(act(app, &app.key, dsb, "submit").await.status(), 200);
+    let items = get(app, &format!("/v1/disbursements/{dsb}/items")).await;
+    assert_eq!(items["data"][0]["execStatus"], "pending", "{items}");
+    app.drain_payouts().await;
+    app.drain_payouts().await;
+    let done = get(app, &format!("/v1/disbursements/{dsb}")).await;
+    assert_eq!((&done["status"], &done["counts"]["sent"]), (&json!("completed"), &json!(1)), "{done}");
+});

@@ -415,19 +415,36 @@ impl DisbursementStore for ThisStore {
             let funds = funds.ok_or_else(|| StoreError::Conflict("payout approval settings".into()))?;
             check_funds(&mut tx, tenant, &d, funds, at).await?;
         }
-        // One payout per item, its id the item's with the payout prefix, in row order; one that
-        // pays its client's wallet takes the memo that wallet needs, as it stands now.
+        // Its clients locked first (as a wallet's change locks the client, then its payouts): a
+        // wallet set meanwhile is read below, or, set after, finds these payouts and releases them.
+        query(concat!(
+            "SELECT c.id FROM clients c
+             WHERE c.id IN (SELECT client_id FROM disbursement_items WHERE disbursement_id = $1) ORDER BY c.id",
+            for_share!()
+        ))
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
+        // One payout per item, its id the item's with the payout prefix, in row order. An item
+        // naming only its client pays the wallet the client has now (drafted before the client
+        // registered, it does not wait for a registration that happened); one that pays its
+        // client's wallet takes the memo that wallet needs, as it stands now.
         query(
             "INSERT INTO payouts (id, org_id, env, type, client_id, wallet_account_id, asset_amount, asset_code,
                                   asset_issuer, memo, approval_status, exec_status, created_by_key, next_attempt_at,
                                   created_at, updated_at, disbursement_id, disbursement_item_id,
                                   wallet_memo_type, wallet_memo)
-             SELECT 'pyt_' || SUBSTR(i.id, 5), $1, $2, 'disbursement', i.client_id, i.wallet_account_id,
-                    i.asset_amount, $3, $4, i.memo, 'pending',
-                    CASE WHEN i.wallet_account_id IS NULL THEN 'awaiting_registration' ELSE 'pending' END,
-                    $5, $6, $6, $6, i.disbursement_id, i.id, c.wallet_memo_type, c.wallet_memo
+             SELECT 'pyt_' || SUBSTR(i.id, 5), $1, $2, 'disbursement', i.client_id,
+                    COALESCE(i.wallet_account_id, c.wallet_account_id), i.asset_amount, $3, $4, i.memo, 'pending',
+                    CASE WHEN COALESCE(i.wallet_account_id, c.wallet_account_id) IS NULL
+                         THEN 'awaiting_registration' ELSE 'pending' END,
+                    $5, $6, $6, $6, i.disbursement_id, i.id,
+                    CASE WHEN c.wallet_account_id = COALESCE(i.wallet_account_id, c.wallet_account_id)
+                         THEN c.wallet_memo_type END,
+                    CASE WHEN c.wallet_account_id = COALESCE(i.wallet_account_id, c.wallet_account_id)
+                         THEN c.wallet_memo END
              FROM disbursement_items i
-             LEFT JOIN clients c ON c.id = i.client_id AND c.wallet_account_id = i.wallet_account_id
+             LEFT JOIN clients c ON c.id = i.client_id
              WHERE i.disbursement_id = $7 ORDER BY i.row_number",
         )
         .bind(&tenant.org_id)

@@ -127,12 +127,20 @@ impl PayoutStore for ThisStore {
     ) -> StoreResult<PayoutDetail> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         let (approval, events) = approval(&settings_in(&mut tx, tenant).await?);
-        // Read in the transaction, so a client archived since the request was checked gets no
-        // payout, and the answer shows the client as the payout was stored with it.
+        // Read in the transaction, the client locked, so a client archived since the request was
+        // checked gets no payout, a wallet set meanwhile is the one it takes (or, set after, it
+        // finds this payout waiting and releases it), and the answer shows the client as stored.
+        let mut p = p.clone();
         let client = match &p.client_id {
-            Some(id) => Some(live_client(&mut tx, tenant, id).await?.ok_or_else(|| invalid_client(id))?),
+            Some(id) => {
+                query(concat!("SELECT id FROM clients WHERE id = $1", for_share!())).bind(id).fetch_optional(&mut *tx).await?;
+                let client = live_client(&mut tx, tenant, id).await?.ok_or_else(|| invalid_client(id))?;
+                p.take_wallet_of(&client).map_err(corrupt)?;
+                Some(client)
+            }
             None => None,
         };
+        let p = &p;
         query(
             "INSERT INTO payouts (id, org_id, env, type, client_id, wallet_account_id, asset_amount, asset_code,
                                   asset_issuer, memo, approval_status, exec_status, created_by_key, approved_by_key,
