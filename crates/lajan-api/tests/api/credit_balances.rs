@@ -252,3 +252,14 @@ api_test!(a_credit_balance_never_passes_the_largest_amount, |app| {
     assert_eq!(get(app, &format!("/v1/invoices/{id}")).await["amountPaid"], "0.00", "nothing changed");
     assert_eq!(get(app, &format!("/v1/clients/{cid}/credit-balance")).await, held);
 });
+
+api_test!(an_archived_clients_credit_balance_is_gone_with_the_client, |app| {
+    let client = app.reachable_client().await;
+    let id = client["id"].as_str().unwrap();
+    assert_eq!(app.get(&format!("/v1/clients/{id}/credit-balance")).await.status(), 200);
+    let r = app.req(reqwest::Method::DELETE, &format!("/v1/clients/{id}")).send().await.unwrap();
+    assert!(r.status().is_success(), "{}", r.status());
+    for path in [format!("/v1/clients/{id}/credit-balance"), format!("/v1/clients/{id}/credit-balance/transactions")] {
+        lajan_testkit::expect_error(app.get(&path).await, 404, "not_found").await;
+    }
+});

@@ -196,7 +196,10 @@ impl ThisStore {
     /// Whether `client_id` is one of the tenant's clients (archived ones included: what they
     /// are owed stays theirs).
     async fn is_tenants_client(&self, tenant: &Tenant, client_id: &str) -> StoreResult<bool> {
-        let client: Option<String> = query_scalar("SELECT id FROM clients WHERE org_id = $1 AND env = $2 AND id = $3")
+        // An archived client is gone from reads, its credit balance with it (as a deleted
+        // customer's balance transactions are on Stripe).
+        let client: Option<String> =
+            query_scalar("SELECT id FROM clients WHERE org_id = $1 AND env = $2 AND id = $3 AND archived_at IS NULL")
             .bind(&tenant.org_id)
             .bind(tenant.env.as_str())
             .bind(client_id)
