@@ -88,8 +88,7 @@ fn method_label(method: &Method) -> &'static str {
     }
 }
 
-/// A method HTTP does not define is one no route takes. 405 rather than 501: a 5xx would count
-/// a stranger's probing as the server's own failure in every error-rate alert.
+/// One forwarded address already has its requests in flight: 429, come back in a second.
 fn too_many_at_once() -> Response {
     let message = "Too many requests from this address at once: wait for one to finish";
     let mut refused = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message);
@@ -97,6 +96,8 @@ fn too_many_at_once() -> Response {
     refused.into_response()
 }
 
+/// A method HTTP does not define is one no route takes. 405 rather than 501: a 5xx would count
+/// a stranger's probing as the server's own failure in every error-rate alert.
 fn unknown_method() -> Response {
     ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", "No route takes that method").into_response()
 }

@@ -1,8 +1,8 @@
 //! The HTTP server's connections: accepted up to a cap (and a cap per client address), each
 //! closed when it idles or sends a request too slowly, with a deadline on reading each request's
-//! body; HTTP/1.1 only unless HTTP/2 is asked for, then with a cap on streams. axum's own `serve` keeps a
-//! connection open for as long as its peer wishes, so a few thousand silent or dribbling sockets
-//! (slowloris) would hold every file descriptor the process has.
+//! body; HTTP/1.1 only unless HTTP/2 is asked for, then with a cap on streams. axum's own `serve`
+//! keeps a connection open for as long as its peer wishes, so a few thousand silent or dribbling
+//! sockets (slowloris) would hold every file descriptor the process has.
 
 use crate::address_slots::AddressSlots;
 use axum::Router;
