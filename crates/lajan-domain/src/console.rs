@@ -98,21 +98,6 @@ pub fn locked_until(failures_newest_first: &[Timestamp], now: Timestamp) -> Opti
         .then_some(until)
 }
 
-/// Until when a sign-in is refused, given the email's failures since its last success (as for
-/// [`locked_until`]) and the client address's failures with any email (newest first; `None`
-/// when the address is unknown). The address is refused while [`ADDRESS_FAILURES`] of its
-/// failures fall within [`ADDRESS_WINDOW_MS`]. A locked email is refused to an unknown address
-/// and to one that failed within [`LOCKOUT_WINDOW_MS`]; from an address that has not failed
-/// lately, its owner's right password still gets through, so a stranger's guesses cannot lock
-/// them out.
-pub fn refused_until(
-    email_failures: &[Timestamp],
-    address_failures: Option<&[Timestamp]>,
-    now: Timestamp,
-) -> Option<Timestamp> {
-    refusal(email_failures, address_failures, now).map(|(until, _)| until)
-}
-
 /// What a refused sign-in was refused for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LockedBy {
@@ -122,8 +107,14 @@ pub enum LockedBy {
     Email,
 }
 
-/// [`refused_until`], and which lock refused it: the refusals of one lock are counted on one
-/// record (see [`SignIn::refusals`]).
+/// Until when a sign-in is refused, and which lock refuses it, given the email's failures since
+/// its last success (as for [`locked_until`]) and the client address's failures with any email
+/// (newest first; `None` when the address is unknown). The address is refused while
+/// [`ADDRESS_FAILURES`] of its failures fall within [`ADDRESS_WINDOW_MS`]. A locked email is
+/// refused to an unknown address and to one that failed within [`LOCKOUT_WINDOW_MS`]; from an
+/// address that has not failed lately, its owner's right password still gets through, so a
+/// stranger's guesses cannot lock them out. The refusals of one lock are counted on one record
+/// (see [`SignIn::refusals`]).
 pub fn refusal(
     email_failures: &[Timestamp],
     address_failures: Option<&[Timestamp]>,
@@ -145,6 +136,10 @@ pub fn refusal(
 mod tests {
     use super::*;
     use crate::user::Role;
+
+    fn refused_until(email: &[Timestamp], address: Option<&[Timestamp]>, now: Timestamp) -> Option<Timestamp> {
+        refusal(email, address, now).map(|(until, _)| until)
+    }
 
     #[test]
     fn an_address_that_guesses_across_emails_is_refused_and_the_owner_is_not_locked_out() {

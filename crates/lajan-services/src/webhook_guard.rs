@@ -84,10 +84,11 @@ impl FixedResolver {
         self.answers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(host.to_ascii_lowercase(), ips);
     }
 
-    /// From now on, `name`'s TXT records are `records`.
-    pub fn set_txt(&self, name: &str, records: &[&str]) {
-        let records = records.iter().map(|r| (*r).to_owned()).collect();
-        self.texts.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(name.to_ascii_lowercase(), records);
+    /// From now on, `name`'s TXT records include `record` (beside those it held: tests running
+    /// at once may publish under one name).
+    pub fn add_txt(&self, name: &str, record: &str) {
+        let mut texts = self.texts.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        texts.entry(name.to_ascii_lowercase()).or_default().push(record.to_owned());
     }
 }
 

@@ -3,15 +3,14 @@
 //! week would, and checks that each example has the shape of the answer it gets now (the same
 //! keys at every level). `UPDATE_SNAPSHOTS=1` writes the examples from the calls it made.
 
+use crate::home_domains::{DNS, with_dns};
 use lajan_domain::Timestamp;
 use lajan_ledger::sandbox::magic;
-use lajan_services::webhook_guard::FixedResolver;
 use lajan_testkit::{TestApp, WALLET, shape};
 use lajan_worker::testing::WebhookReceiver;
 use reqwest::Method;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
-use std::sync::{Arc, LazyLock};
 
 const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/examples.json");
 
@@ -130,7 +129,7 @@ async fn call_everything(r: &mut Recorder<'_>, receiver: &WebhookReceiver) {
     app.put("/v1/settings", &json!({ "homeDomain": "pay.fonkoze.example" })).await;
     let check = r.get("/v1/settings/home-domain", &[]).await;
     let record = (check["record"]["name"].as_str().unwrap(), check["record"]["value"].as_str().unwrap());
-    DNS.set_txt(record.0, &[record.1]);
+    DNS.add_txt(record.0, record.1);
     r.post_empty("/v1/settings/home-domain/verify", &[]).await;
     app.put("/v1/settings", &json!({ "homeDomain": "" })).await;
 
@@ -294,15 +293,6 @@ async fn call_everything(r: &mut Recorder<'_>, receiver: &WebhookReceiver) {
         let change = asked["pendingChange"]["id"].as_str().unwrap().to_owned();
         r.post_empty(&format!("/v1/settings/changes/{{id}}/{decision}"), &[&change]).await;
     }
-}
-
-/// The DNS the example's home domain is proved in.
-static DNS: LazyLock<Arc<FixedResolver>> = LazyLock::new(Arc::default);
-
-fn with_dns() -> lajan_testkit::TestConfig {
-    let mut config = lajan_testkit::test_config();
-    config.services.resolver = DNS.clone();
-    config
 }
 
 api_test!(every_example_of_the_document_is_a_real_requests_or_answers_shape, with_dns(), |app| {

@@ -3,7 +3,7 @@
 //! cannot be ground down by asking for new ones, on one page, across pages for one contact, or
 //! from one address; wrong tries on one page never burn the code the receiver holds on another.
 
-use crate::registration::{code_in, invited, last_text, shown, submit};
+use crate::registration::{approved_spreadsheet, code_in, invited, last_text, link_of, registers, shown, submit};
 use crate::sep10::wallet_token;
 use crate::sep24::{interactive, page_step, post_step};
 use lajan_domain::invitation::{Invitation, RegistrationChecks};
@@ -243,12 +243,7 @@ api_test!(a_batch_payout_whose_approval_was_withdrawn_is_decided_alone, |app| {
          ,+50937000031,Rose,Pòl,,7\n\
          ,+50937000032,Jak,Pyè,,3\n"
     );
-    let r = crate::disbursements::post_csv(app, "name=July&assetCode=USDC", &csv).await;
-    assert_eq!(r.status(), 201);
-    let dsb = r.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
-    for verb in ["submit", "approve"] {
-        assert_eq!(crate::disbursements::act(app, &app.key, &dsb, verb).await.status(), 200, "{verb}");
-    }
+    let dsb = approved_spreadsheet(app, &csv).await;
     app.drain_payouts().await;
     let items = get(app, &format!("/v1/disbursements/{dsb}/items")).await;
     let (rose, jak) = (&items["data"][1], &items["data"][2]);
@@ -284,13 +279,8 @@ api_test!(a_batch_payout_whose_approval_was_withdrawn_is_decided_alone, |app| {
     // Rose registers; the batch ends having paid two rows of three.
     let rose_id = rose["clientId"].as_str().unwrap().to_owned();
     app.workers().send_invitations_once(Timestamp::now()).await.unwrap();
-    let text = last_text(app, &rose_id).await;
-    let token = text.split("/r/").nth(1).unwrap().split_whitespace().next().unwrap().to_owned();
-    shown(submit(app, &token, "code", &[]).await, 200).await;
-    let code = code_in(&last_text(app, &rose_id).await);
-    shown(submit(app, &token, "confirm", &[("code", &code)]).await, 200).await;
-    let (step, _) = shown(submit(app, &token, "wallet", &[("address", WALLET)]).await, 200).await;
-    assert_eq!(step, "registered");
+    let token = link_of(app, &rose_id).await;
+    registers(app, &rose_id, &token, None).await;
     app.drain_payouts().await;
     app.drain_payouts().await;
     let done = get(app, &format!("/v1/disbursements/{dsb}")).await;

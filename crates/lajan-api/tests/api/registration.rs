@@ -22,7 +22,7 @@ pub(crate) async fn invited(app: &TestApp, body: Value) -> (String, String) {
     let approve = app.post(&format!("/v1/payouts/{}/approve", payout["id"].as_str().unwrap()), &json!({})).await;
     assert_eq!(approve.status(), 200);
     assert_eq!(app.workers().send_invitations_once(Timestamp::now()).await.unwrap(), 1);
-    let token = last_text(app, &id).await.split("/r/").nth(1).unwrap().split_whitespace().next().unwrap().to_owned();
+    let token = link_of(app, &id).await;
     (id, token)
 }
 
@@ -31,6 +31,36 @@ pub(crate) async fn last_text(app: &TestApp, id: &str) -> String {
     let all = get(app, "/v1/sandbox/messages?limit=100").await;
     let to_client = all["data"].as_array().unwrap().iter().find(|m| m["clientId"] == json!(id)).cloned();
     to_client.expect("a message to the client")["text"].as_str().unwrap().to_owned()
+}
+
+/// The token of the registration link in the last message to client `id`.
+pub(crate) async fn link_of(app: &TestApp, id: &str) -> String {
+    last_text(app, id).await.split("/r/").nth(1).unwrap().split_whitespace().next().unwrap().to_owned()
+}
+
+/// Client `id` registers `WALLET` on link `token`: a code, its confirmation, the answer to the
+/// organization's question when it has one.
+pub(crate) async fn registers(app: &TestApp, id: &str, token: &str, answer: Option<&str>) {
+    shown(submit(app, token, "code", &[]).await, 200).await;
+    let code = code_in(&last_text(app, id).await);
+    let (step, _) = shown(submit(app, token, "confirm", &[("code", &code)]).await, 200).await;
+    assert_eq!(step, if answer.is_some() { "verify" } else { "wallet" }, "a question only when there is one");
+    if let Some(answer) = answer {
+        shown(submit(app, token, "verify", &[("answer", answer)]).await, 200).await;
+    }
+    let (step, _) = shown(submit(app, token, "wallet", &[("address", WALLET)]).await, 200).await;
+    assert_eq!(step, "registered");
+}
+
+/// A disbursement from `csv`, submitted and approved: its id.
+pub(crate) async fn approved_spreadsheet(app: &TestApp, csv: &str) -> String {
+    let r = crate::disbursements::post_csv(app, "name=July&assetCode=USDC", csv).await;
+    assert_eq!(r.status(), 201);
+    let dsb = r.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
+    for verb in ["submit", "approve"] {
+        assert_eq!(crate::disbursements::act(app, &app.key, &dsb, verb).await.status(), 200, "{verb}");
+    }
+    dsb
 }
 
 pub(crate) fn code_in(text: &str) -> String {
@@ -194,12 +224,7 @@ api_test!(a_spreadsheet_pays_wallets_at_once_and_phones_once_their_receivers_reg
          ,+50937000011,Rose,Pòl,pin:2468,7\n\
          ,+50937000012,Jak,Pyè,,3\n"
     );
-    let r = crate::disbursements::post_csv(app, "name=July&assetCode=USDC", &csv).await;
-    assert_eq!(r.status(), 201);
-    let dsb = r.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
-    for verb in ["submit", "approve"] {
-        assert_eq!(crate::disbursements::act(app, &app.key, &dsb, verb).await.status(), 200, "{verb}");
-    }
+    let dsb = approved_spreadsheet(app, &csv).await;
     app.drain_payouts().await;
     app.drain_payouts().await;
     assert_eq!(app.workers().send_invitations_once(Timestamp::now()).await.unwrap(), 2, "Rose and Jak");
@@ -209,17 +234,8 @@ api_test!(a_spreadsheet_pays_wallets_at_once_and_phones_once_their_receivers_reg
     let items = get(app, &format!("/v1/disbursements/{dsb}/items")).await;
     for (row, answer) in [(1, Some("2468")), (2, None)] {
         let client = items["data"][row]["clientId"].as_str().unwrap().to_owned();
-        let text = last_text(app, &client).await;
-        let token = text.split("/r/").nth(1).unwrap().split_whitespace().next().unwrap().to_owned();
-        shown(submit(app, &token, "code", &[]).await, 200).await;
-        let code = code_in(&last_text(app, &client).await);
-        let (step, _) = shown(submit(app, &token, "confirm", &[("code", &code)]).await, 200).await;
-        assert_eq!(step, if answer.is_some() { "verify" } else { "wallet" }, "a question only when there is one");
-        if let Some(answer) = answer {
-            shown(submit(app, &token, "verify", &[("answer", answer)]).await, 200).await;
-        }
-        let (step, _) = shown(submit(app, &token, "wallet", &[("address", WALLET)]).await, 200).await;
-        assert_eq!(step, "registered");
+        let token = link_of(app, &client).await;
+        registers(app, &client, &token, answer).await;
     }
     app.drain_payouts().await;
     app.drain_payouts().await;
