@@ -148,6 +148,27 @@ struct Listing {
     /// The page's query up to its WHERE.
     select: &'static str,
     total: Total,
+    /// The column the list is ordered by, newest first.
+    order: ListOrder,
+}
+
+/// What orders a list, newest first.
+#[derive(Clone, Copy)]
+enum ListOrder {
+    /// `created_at`, ties broken by `id`: the order rows were made.
+    Created,
+    /// `position` (unique per row), the order the rows' transactions committed (events,
+    /// migration 0069): a page never ends before a row a transaction in flight will add.
+    Committed,
+}
+
+impl ListOrder {
+    fn column(self) -> &'static str {
+        match self {
+            ListOrder::Created => "created_at",
+            ListOrder::Committed => "position",
+        }
+    }
 }
 
 /// Takes the row lock (where the backend has row locks) on the tenant's row `id` of `table`,
@@ -232,28 +253,41 @@ impl ThisStore {
         filter: impl Fn(&mut QueryBuilder<'a>),
         from_row: fn(&DbRow) -> StoreResult<T>,
     ) -> StoreResult<Page<T>> {
-        let Listing { table, alias, select, total } = listing;
+        let Listing { table, alias, select, total, order } = listing;
+        let key = order.column();
         let after = match &request.cursor {
             None => None,
-            Some(Cursor::After(id)) => Some((self.cursor_at(tenant, table, id, "startingAfter").await?, id, true)),
-            Some(Cursor::Before(id)) => Some((self.cursor_at(tenant, table, id, "endingBefore").await?, id, false)),
+            Some(Cursor::After(id)) => Some((self.cursor_at(tenant, table, key, id, "startingAfter").await?, id, true)),
+            Some(Cursor::Before(id)) => Some((self.cursor_at(tenant, table, key, id, "endingBefore").await?, id, false)),
         };
         let mut qb = QueryBuilder::new(select);
         filter(&mut qb);
-        // The id breaks ties between rows created in the same millisecond, so pages never overlap.
         let mut newest_first = true;
         if let Some((at, id, older)) = after {
-            let (bound, past, order) = if older { ("<=", "<", "DESC") } else { (">=", ">", "ASC") };
+            let (bound, past, direction) = if older { ("<=", "<", "DESC") } else { (">=", ">", "ASC") };
             newest_first = older;
-            // The plain bound on created_at lets every backend range-scan the list's index; the
-            // row comparison then skips the cursor's own millisecond up to its id.
-            qb.push(format_args!(" AND {alias}.created_at {bound} ")).push_bind(at);
-            qb.push(format_args!(" AND ({alias}.created_at, {alias}.id) {past} (")).push_bind(at);
-            qb.push(", ").push_bind(id.clone()).push(")");
-            qb.push(format_args!(" ORDER BY {alias}.created_at {order}, {alias}.id {order}"));
+            match order {
+                ListOrder::Committed => {
+                    qb.push(format_args!(" AND {alias}.{key} {past} ")).push_bind(at);
+                    qb.push(format_args!(" ORDER BY {alias}.{key} {direction}"));
+                }
+                ListOrder::Created => {
+                    // The id breaks ties between rows created in the same millisecond, so pages
+                    // never overlap. The plain bound on created_at lets every backend
+                    // range-scan the list's index; the row comparison then skips the cursor's
+                    // own millisecond up to its id.
+                    qb.push(format_args!(" AND {alias}.{key} {bound} ")).push_bind(at);
+                    qb.push(format_args!(" AND ({alias}.{key}, {alias}.id) {past} (")).push_bind(at);
+                    qb.push(", ").push_bind(id.clone()).push(")");
+                    qb.push(format_args!(" ORDER BY {alias}.{key} {direction}, {alias}.id {direction}"));
+                }
+            }
             qb.push(format_args!(" LIMIT {}", request.limit + 1));
         } else {
-            qb.push(format_args!(" ORDER BY {alias}.created_at DESC, {alias}.id DESC"));
+            match order {
+                ListOrder::Committed => qb.push(format_args!(" ORDER BY {alias}.{key} DESC")),
+                ListOrder::Created => qb.push(format_args!(" ORDER BY {alias}.{key} DESC, {alias}.id DESC")),
+            };
             push_page(&mut qb, request, 1)?;
         }
         let rows = qb.build().fetch_all(self.reader()).await?;
@@ -300,17 +334,17 @@ impl ThisStore {
         Ok(Total::Known(count_of(total)))
     }
 
-    /// The created_at of the row a cursor names, in the tenant's `table`; `invalid_pagination`
-    /// naming `field` when there is none.
-    async fn cursor_at(&self, tenant: &Tenant, table: &str, id: &str, field: &str) -> StoreResult<i64> {
-        let sql = format!("SELECT created_at FROM {table} WHERE org_id = $1 AND env = $2 AND id = $3");
-        let at: Option<i64> = query_scalar(&sql)
+    /// The `key` (what the list is ordered by) of the row a cursor names, in the tenant's
+    /// `table`; `invalid_pagination` naming `field` when there is none.
+    async fn cursor_at(&self, tenant: &Tenant, table: &str, key: &str, id: &str, field: &str) -> StoreResult<i64> {
+        let sql = format!("SELECT {key} FROM {table} WHERE org_id = $1 AND env = $2 AND id = $3");
+        let at: Option<Option<i64>> = query_scalar(&sql)
             .bind(&tenant.org_id)
             .bind(tenant.env.as_str())
             .bind(id)
             .fetch_optional(self.reader())
             .await?;
-        at.ok_or_else(|| not_in_list(field))
+        at.flatten().ok_or_else(|| not_in_list(field))
     }
 }
 

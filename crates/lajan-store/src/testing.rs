@@ -114,6 +114,20 @@ impl TestStore {
         }
     }
 
+    /// Holds the row lock on the row `id` of `table` from a second connection, so a writer that
+    /// locks it waits (and commits after writers that came later) until [`WriteHold::release`].
+    /// `None` on SQLite: its one writer at a time never lets a later writer commit first.
+    pub async fn hold_row(&self, table: &str, id: &str) -> Option<WriteHold> {
+        use sqlx::Connection;
+        let Guard::Postgres { .. } = &self.guard else { return None };
+        let mut c = sqlx::PgConnection::connect(&self.url).await.expect("connect to PostgreSQL");
+        sqlx::query("BEGIN").execute(&mut c).await.expect("begin");
+        let lock = format!("SELECT id FROM {table} WHERE id = $1 FOR UPDATE");
+        let held = sqlx::query(&lock).bind(id).fetch_optional(&mut c).await.expect("lock the row");
+        assert!(held.is_some(), "no {table} row {id} to hold");
+        Some(WriteHold(HeldConnection::Postgres(c)))
+    }
+
     /// Moves every payout hold's start `ms` into the past, as if the payouts had been held that
     /// long (the registration window's end).
     pub async fn age_payout_holds(&self, ms: i64) {

@@ -77,3 +77,53 @@ api_test!(every_event_names_who_made_the_change, |app| {
         app.get(&format!("/v1/events/{}", all["data"][0]["id"].as_str().unwrap())).await.json().await.unwrap();
     assert_eq!(one["actor"], system("worker"), "the single event shows its actor too");
 });
+
+api_test!(a_poller_following_the_feed_never_misses_a_payment_that_waited_for_a_lock, |app| {
+    // Payment A reads the clock, then waits for its invoice's row lock, held here from a
+    // second connection (on PostgreSQL; SQLite's one writer never lets a later one commit
+    // first); payment B, on another invoice, commits meanwhile. A poller that read the newest
+    // event (B's) and then asks for newer ones, as the README's recipe says, must get A's.
+    let client = app.reachable_client().await;
+    let client_id = client["id"].as_str().unwrap();
+    let postgres = app.db.url.starts_with("postgres");
+    for round in 0..3 {
+        let held = app.invoice(client_id, json!({ "sendImmediately": true })).await;
+        let other = app.invoice(client_id, json!({ "sendImmediately": true })).await;
+        let (held_id, other_id) = (held["id"].as_str().unwrap(), other["id"].as_str().unwrap());
+        let hold = app.db.hold_row("invoices", held_id).await;
+        let pay = |id: String| async move {
+            let body = json!({ "amount": 10, "method": "cash", "reference": format!("round {round}") });
+            app.send_json(Method::POST, &format!("/v1/invoices/{id}/payments"), &body).await
+        };
+        let waiting = pay(held_id.to_owned());
+        let later = async {
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            assert_eq!(pay(other_id.to_owned()).await.status(), 201, "round {round}: B");
+            let newest: Value = app.get("/v1/events?limit=1").await.json().await.unwrap();
+            let newest = newest["data"][0].clone();
+            assert_eq!(newest["data"]["object"]["id"], json!(other_id), "round {round}: B's event is the newest");
+            if let Some(hold) = hold {
+                hold.release().await;
+            }
+            newest
+        };
+        let (a, newest) = tokio::join!(waiting, later);
+        assert_eq!(a.status(), 201, "round {round}: A");
+        let newer = format!("/v1/events?endingBefore={}", newest["id"].as_str().unwrap());
+        let newer: Value = app.get(&newer).await.json().await.unwrap();
+        let seen: Vec<(&str, &str)> = newer["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| (e["type"].as_str().unwrap(), e["data"]["object"]["id"].as_str().unwrap()))
+            .collect();
+        // Where A waited it is newer than B; on SQLite it committed first, so nothing is newer.
+        let a_seen = [("invoice.payment_received", held_id)];
+        assert_eq!(seen, if postgres { &a_seen[..] } else { &[] }, "round {round}");
+        let all: Value = app.get("/v1/events?type=invoice.payment_received&limit=2").await.json().await.unwrap();
+        let order: Vec<&str> =
+            all["data"].as_array().unwrap().iter().map(|e| e["data"]["object"]["id"].as_str().unwrap()).collect();
+        let expected = if postgres { [held_id, other_id] } else { [other_id, held_id] };
+        assert_eq!(order, expected, "round {round}: newest first, in the order they committed");
+    }
+});

@@ -212,7 +212,7 @@ impl DeliveryStore for ThisStore {
                  WHERE id IN (SELECT d.id FROM webhook_deliveries d
                               WHERE d.endpoint_id = $3 AND d.status = 'pending' AND d.next_attempt_at <= $4
                               AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint_id AND w.enabled)
-                              ORDER BY d.next_attempt_at, d.id LIMIT $5",
+                              ORDER BY d.event_position, d.id LIMIT $5",
                 skip_locked!(),
                 ") RETURNING id"
             ))
@@ -297,6 +297,7 @@ impl DeliveryStore for ThisStore {
             alias: "d",
             select: concat!("SELECT ", delivery_columns!(), " FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id"),
             total: self.list_count(tenant, "deliveries", endpoint_id, status).await?,
+            order: ListOrder::Created,
         };
         self.list_page(
             tenant,

@@ -65,6 +65,13 @@ async fn insert_invoice_payment(tx: &mut Tx, payment: &InvoicePayment) -> StoreR
     Ok(())
 }
 
+/// When a change that took its locks happened: the later of the time its caller read and the
+/// clock read now, after the locks. A change that waited behind another is never stamped before
+/// it (statements, credit balances and receipts order by these times).
+fn after_locks(asked: Timestamp) -> Timestamp {
+    asked.max(Timestamp::now())
+}
+
 /// The tenant's invoice `invoice_id` and its payment intent, both locked, the intent first: the
 /// order the ledger watcher locks them in, so a payment recorded and one seen on the ledger at
 /// the same moment never wait on each other.
@@ -119,6 +126,7 @@ impl InvoicePaymentStore for ThisStore {
             alias: "p",
             select: invoice_payment_select!(),
             total: Total::Matching("invoice_payments p"),
+            order: ListOrder::Created,
         };
         self.list_page(
             tenant,
@@ -141,6 +149,7 @@ impl InvoicePaymentStore for ThisStore {
     ) -> StoreResult<PaymentOnInvoice> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         let (intent, current) = lock_intent_and_invoice(&mut tx, tenant, invoice_id).await?;
+        let at = after_locks(at);
         let status = current.invoice.status;
         if !status.is_payable() {
             return Err(StoreError::Rejected(Invalid::new("cannot_pay", format!("A {status} invoice cannot be paid"))));
@@ -188,6 +197,7 @@ impl InvoicePaymentStore for ThisStore {
         let PaymentReversal { invoice_id, payment_id, reason } = reversal;
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         let (intent, locked) = lock_intent_and_invoice(&mut tx, tenant, invoice_id).await?;
+        let at = after_locks(at);
         let row = query(concat!(
             invoice_payment_select!(),
             " WHERE p.org_id = $1 AND p.env = $2 AND p.invoice_id = $3 AND p.id = $4",
