@@ -40,8 +40,8 @@ impl Services {
             let settings = self.store.get_settings(tenant).await?;
             let organization = self.organization_name(tenant).await?;
             let on = settings.invoicing.payment_receipts;
-            let render = |d: &InvoiceDetail, p: &InvoicePayment| {
-                if on { receipt_messages(d, p, &organization) } else { Vec::new() }
+            let render = |d: &InvoiceDetail, p: &InvoicePayment, left: i64| {
+                if on { receipt_messages(d, p, left, &organization) } else { Vec::new() }
             };
             sent += self.store.send_receipt(tenant, id, now, &render, &message_event).await?.len();
         }

@@ -263,3 +263,42 @@ api_test!(an_archived_clients_credit_balance_is_gone_with_the_client, |app| {
         lajan_testkit::expect_error(app.get(&path).await, 404, "not_found").await;
     }
 });
+
+api_test!(the_statement_tells_payments_in_the_order_they_committed, |app| {
+    // Payment A (60) reads the clock, then waits to claim its Idempotency-Key (claims held here
+    // from a second connection); payment B (70, no key) commits meanwhile, so A is what
+    // overpays. Stamped with the time it read, A once sorted first and sent 30.00 to the credit
+    // balance while the statement still said 40.00 was owed.
+    let client = app.reachable_client().await;
+    let invoice = app.invoice(client["id"].as_str().unwrap(), json!({ "sendImmediately": true })).await;
+    let id = invoice["id"].as_str().unwrap();
+    let payments = format!("/v1/invoices/{id}/payments");
+    let hold = app.db.hold_key_claims().await;
+    let keyed = app.http.post(app.url(&payments)).bearer_auth(&app.key).header("idempotency-key", "payment-a");
+    let waiting = keyed.json(&json!({ "amount": 60, "method": "cash", "reference": "A" })).send();
+    let later = async {
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let unkeyed = app.http.post(app.url(&payments)).bearer_auth(&app.key);
+        let second = unkeyed.json(&json!({ "amount": 70, "method": "cash", "reference": "B" })).send();
+        let release = async {
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            hold.release().await;
+        };
+        let (second, ()) = tokio::join!(second, release);
+        assert_eq!(second.unwrap().status(), 201, "B");
+    };
+    let (first, ()) = tokio::join!(waiting, later);
+    assert_eq!(first.unwrap().status(), 201, "A");
+    let statement = get(app, &format!("/v1/invoices/{id}/statement")).await;
+    let lines: Vec<(&str, &str)> = statement["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["type"].as_str().unwrap(), l["balance"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        lines[1..],
+        [("payment", lines[1].1), ("payment", "-30.00"), ("to_credit_balance", "0.00")],
+        "the excess goes to the balance once nothing is owed"
+    );
+});

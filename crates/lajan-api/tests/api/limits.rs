@@ -148,6 +148,10 @@ async fn blocks_of_hits_never_let_processes_exceed_the_limit_together() {
                 other => panic!("request {i} answered {other}"),
             }
         }
+        // A minute that turned mid-run opened a second window: `within_one_window` runs it again.
+        if resets.windows(2).any(|w| w[0] != w[1]) {
+            return resets;
+        }
         assert_eq!((ok, limited), (300, 20));
         resets
     })

@@ -206,3 +206,37 @@ api_test!(the_sandbox_runs_an_invoices_reminders_at_a_chosen_time, |app| {
     let r = app.send_json_with(&live, reqwest::Method::POST, &path, &json!({ "at": "2030-02-03T09:00:00Z" })).await;
     lajan_testkit::expect_error(r, 403, "forbidden").await;
 });
+
+api_test!(each_receipt_tells_what_its_own_payment_left_and_a_reversed_one_is_not_sent, |app| {
+    // Three payments land before the receipt worker runs: the last completes the invoice. Each
+    // receipt still says what was left right after its own payment; the one reversed before it
+    // went out is not sent.
+    let client = json!({ "firstName": "Jan", "lastName": "Pòl", "phoneNumber": "+50937000004", "language": "en" });
+    let client: Value = app.post("/v1/clients", &client).await.json().await.unwrap();
+    let invoice = app.invoice(client["id"].as_str().unwrap(), json!({ "sendImmediately": true })).await;
+    let id = invoice["id"].as_str().unwrap();
+    let pay = async |amount: i64| -> Value {
+        let cash = json!({ "amount": amount, "method": "cash" });
+        let r = app.post(&format!("/v1/invoices/{id}/payments"), &cash).await;
+        assert_eq!(r.status(), 201);
+        r.json().await.unwrap()
+    };
+    pay(10).await;
+    let mistake = pay(5).await;
+    let reverse = format!("/v1/invoices/{id}/payments/{}/reverse", mistake["id"].as_str().unwrap());
+    assert!(app.post(&reverse, &json!({ "reason": "typed twice" })).await.status().is_success());
+    pay(90).await;
+    assert_eq!(app.workers().send_receipts_once(Timestamp::now()).await.unwrap(), 2);
+    let messages = get(app, &format!("/v1/messages?invoiceId={id}")).await;
+    let mut texts: Vec<&str> = messages["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["template"] == "receipt")
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    texts.sort();
+    assert_eq!(texts.len(), 2, "{texts:?}");
+    assert!(texts[0].contains("HTG 10.00") && texts[0].contains("Left to pay: HTG 90.00"), "{texts:?}");
+    assert!(texts[1].contains("HTG 90.00") && texts[1].contains("It is paid in full"), "{texts:?}");
+});

@@ -100,13 +100,12 @@ pub fn reminder_messages(
     messages
 }
 
-/// A payment's receipt, in the client's language: by SMS to a phone, else by email; none when
-/// the client has neither.
-pub fn receipt_messages(d: &InvoiceDetail, payment: &InvoicePayment, organization: &str) -> Vec<NewMessage> {
+/// A payment's receipt, in the client's language, telling what the invoice still owed right
+/// after it (`left`): by SMS to a phone, else by email; none when the client has neither.
+pub fn receipt_messages(d: &InvoiceDetail, payment: &InvoicePayment, left: i64, organization: &str) -> Vec<NewMessage> {
     use notices::{ReceiptNotice, receipt_email, receipt_sms};
     let lang = client_lang(&d.client);
     let currency = d.invoice.currency.code();
-    let left = d.invoice.amount_remaining();
     let notice = ReceiptNotice {
         lang,
         organization: organization.to_owned(),

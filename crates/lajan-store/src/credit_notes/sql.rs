@@ -111,7 +111,7 @@ impl CreditNoteStore for ThisStore {
     ) -> StoreResult<CreditNoteOnInvoice> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         let (intent, current) = lock_intent_and_invoice(&mut tx, tenant, invoice_id).await?;
-        let at = after_locks(at);
+        let at = movement_time(&mut tx, &intent.id, at).await?;
         let invoice = &current.invoice;
         if matches!(invoice.status, InvoiceStatus::Draft | InvoiceStatus::Void) {
             let why = match invoice.status {
@@ -200,7 +200,7 @@ impl CreditNoteStore for ThisStore {
     ) -> StoreResult<CreditNoteOnInvoice> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         let (intent, current) = lock_intent_and_invoice(&mut tx, tenant, invoice_id).await?;
-        let at = after_locks(at);
+        let at = movement_time(&mut tx, &intent.id, at).await?;
         let row = query(concat!(
             credit_note_select!(),
             " WHERE n.org_id = $1 AND n.env = $2 AND n.invoice_id = $3 AND n.id = $4",

@@ -223,6 +223,7 @@ impl IncomingPaymentStore for ThisStore {
         let outcome = match lock_intent_paid_by(&mut tx, &payment).await? {
             None => PaymentApplied::Unmatched,
             Some(intent) => {
+                let at = movement_time(&mut tx, &intent.id, at).await?;
                 // Summed wide: a total past i64 is refused, never clamped to a wrong figure.
                 let received = i128::from(intent.amount_received) + i128::from(payment.amount);
                 match i64::try_from(received) {
@@ -366,8 +367,9 @@ async fn record_payment(
     events: &PaidEvents<'_>,
 ) -> StoreResult<PaymentOnInvoice> {
     settle_received(tx, tenant, &record.invoice_id, CreditCause::Overpayment, at).await?;
-    insert_invoice_payment(tx, &record).await?;
+    // What it owes is counted on the invoice and its intent, not from the payments' rows.
     let invoice = read_invoice(&mut **tx, tenant, &record.invoice_id).await?.ok_or(StoreError::NotFound)?;
+    insert_invoice_payment(tx, &record, invoice.invoice.amount_remaining()).await?;
     let received = PaymentOnInvoice { payment: record, invoice };
     insert_event(tx, tenant, at, &(events.received)(&received)).await?;
     Ok(received)

@@ -8,7 +8,7 @@ macro_rules! invoice_payment_select {
     () => {
         "SELECT p.id, p.org_id, p.env, p.invoice_id, p.amount, p.method, p.reference, p.incoming_payment_id,
                 p.paid_at, p.created_at, p.actor_type, p.actor_id, p.reversed_at, p.reversed_by_type,
-                p.reversed_by_id, p.reversal_reason
+                p.reversed_by_id, p.reversal_reason, p.receipt_left
          FROM invoice_payments p"
     };
 }
@@ -39,13 +39,14 @@ fn invoice_payment_from_row(row: &DbRow) -> StoreResult<InvoicePayment> {
 }
 
 /// Writes `payment` in the transaction that counts it, owing its client a receipt unless it
-/// came from the client's own credit balance (the receipt worker reads the settings).
-async fn insert_invoice_payment(tx: &mut Tx, payment: &InvoicePayment) -> StoreResult<()> {
+/// came from the client's own credit balance (the receipt worker reads the settings), and what
+/// the invoice still owes with it (`left`), which that receipt tells.
+async fn insert_invoice_payment(tx: &mut Tx, payment: &InvoicePayment, left: i64) -> StoreResult<()> {
     let receipt_due = (payment.method != PaymentMethod::CreditBalance).then_some(payment.recorded_at.as_millis());
     query(
         "INSERT INTO invoice_payments (id, org_id, env, invoice_id, amount, method, reference, incoming_payment_id,
-                                       paid_at, created_at, actor_type, actor_id, receipt_due_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                                       paid_at, created_at, actor_type, actor_id, receipt_due_at, receipt_left)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
     )
     .bind(&payment.id)
     .bind(&payment.org_id)
@@ -60,16 +61,24 @@ async fn insert_invoice_payment(tx: &mut Tx, payment: &InvoicePayment) -> StoreR
     .bind(payment.recorded_by.kind())
     .bind(payment.recorded_by.id())
     .bind(receipt_due)
+    .bind(left)
     .execute(&mut **tx)
     .await?;
     Ok(())
 }
 
-/// When a change that took its locks happened: the later of the time its caller read and the
-/// clock read now, after the locks. A change that waited behind another is never stamped before
-/// it (statements, credit balances and receipts order by these times).
-fn after_locks(asked: Timestamp) -> Timestamp {
-    asked.max(Timestamp::now())
+/// When a change to what an invoice owes happened, read once its intent is locked: the latest
+/// of the time its caller read (maybe before waiting for the locks), the clock now, and just
+/// after the intent's last change. Every such change (a payment, a reversal, a credit note or
+/// its void, a void) locks the intent and stamps it, so one invoice's movements take strictly
+/// increasing times in the order they commit, and its statement, ordered by time, tells them in
+/// that order.
+async fn movement_time(tx: &mut Tx, intent_id: &str, asked: Timestamp) -> StoreResult<Timestamp> {
+    let last: i64 = query_scalar("SELECT updated_at FROM payment_intents WHERE id = $1")
+        .bind(intent_id)
+        .fetch_one(&mut **tx)
+        .await?;
+    Ok(asked.max(Timestamp::now()).max(Timestamp::from_millis(last.saturating_add(1))))
 }
 
 /// The tenant's invoice `invoice_id` and its payment intent, both locked, the intent first: the
@@ -149,7 +158,7 @@ impl InvoicePaymentStore for ThisStore {
     ) -> StoreResult<PaymentOnInvoice> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         let (intent, current) = lock_intent_and_invoice(&mut tx, tenant, invoice_id).await?;
-        let at = after_locks(at);
+        let at = movement_time(&mut tx, &intent.id, at).await?;
         let status = current.invoice.status;
         if !status.is_payable() {
             return Err(StoreError::Rejected(Invalid::new("cannot_pay", format!("A {status} invoice cannot be paid"))));
@@ -197,7 +206,7 @@ impl InvoicePaymentStore for ThisStore {
         let PaymentReversal { invoice_id, payment_id, reason } = reversal;
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         let (intent, locked) = lock_intent_and_invoice(&mut tx, tenant, invoice_id).await?;
-        let at = after_locks(at);
+        let at = movement_time(&mut tx, &intent.id, at).await?;
         let row = query(concat!(
             invoice_payment_select!(),
             " WHERE p.org_id = $1 AND p.env = $2 AND p.invoice_id = $3 AND p.id = $4",

@@ -490,6 +490,10 @@ impl InvoiceStore for ThisStore {
             InvoiceAction::Void => lock_intent_and_invoice(&mut tx, tenant, id).await?.1,
             _ => lock_invoice(&mut tx, tenant, id).await?,
         };
+        let at = match action {
+            InvoiceAction::Void => movement_time(&mut tx, &current.invoice.payment_intent_id, at).await?,
+            _ => at,
+        };
         let step = transition(current.invoice.status, action).map_err(StoreError::Rejected)?;
         // Overdue is decided on the invoice as locked: a payment that cleared the past-due
         // instalment since the candidates were read leaves it as it is.

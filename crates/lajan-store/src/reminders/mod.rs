@@ -36,9 +36,10 @@ pub struct Reminding<'a> {
     pub message_event: EventFor<'a, Message>,
 }
 
-/// A payment's receipt: its messages, from the invoice as it stands with the payment; none when
-/// nothing is to be sent (receipts off, a client who cannot be reached).
-pub type ReceiptFor<'a> = &'a (dyn Fn(&InvoiceDetail, &InvoicePayment) -> Vec<NewMessage> + Send + Sync);
+/// A payment's receipt: its messages, from the invoice (its client, number and currency), the
+/// payment and what the invoice still owed right after it; none when nothing is to be sent
+/// (receipts off, a client who cannot be reached).
+pub type ReceiptFor<'a> = &'a (dyn Fn(&InvoiceDetail, &InvoicePayment, i64) -> Vec<NewMessage> + Send + Sync);
 
 #[async_trait]
 pub trait ReminderStore: Send + Sync {

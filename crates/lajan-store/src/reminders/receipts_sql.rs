@@ -29,7 +29,9 @@ impl ThisStore {
         let mut queued = Vec::new();
         if payment.reversal.is_none() {
             let detail = read_invoice(&mut *tx, tenant, &payment.invoice_id).await?.ok_or(StoreError::NotFound)?;
-            for m in &render(&detail, &payment) {
+            // Recorded before what a payment left was kept: what is owed now is the best told.
+            let left = row.try_get::<Option<i64>, _>("receipt_left")?.unwrap_or_else(|| detail.invoice.amount_remaining());
+            for m in &render(&detail, &payment, left) {
                 let about = MessageAbout::Invoice(&payment.invoice_id, &detail.client.id);
                 queued.push(insert_message(&mut tx, tenant, m, about, at, message_event).await?);
             }

@@ -11,6 +11,7 @@ use lajan_domain::pagination::PageRequest;
 use lajan_domain::payment::PaymentLink;
 use lajan_domain::payment::{IncomingPayment, IntentStatus, PaymentIntent, new_reference};
 use lajan_domain::settings::Settings;
+use lajan_domain::statement::MovementKind;
 use lajan_domain::{Environment, Tenant, Timestamp};
 use lajan_store::credit_notes::{CreditNoteEvents, CreditNoteOnInvoice};
 use lajan_store::incoming_payments::{IntentTarget, PaidEvents, PaymentApplied, PaymentOnInvoice};
@@ -791,12 +792,18 @@ contract!(every_invoices_balance_is_exact_and_explained_by_its_statement, |store
         } else {
             store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
         }
+        // Every change of the round asks for one moment, as writers that read the clock in the
+        // same millisecond (or before waiting for the invoice's locks) do: the statement must
+        // still tell them in the order they committed.
+        let moment = Timestamp::from_millis(Timestamp::now().as_millis() + 3_600_000);
         let mut counting: Vec<String> = Vec::new();
         for step in 0..(4 + random.below(10)) {
             let amount = 1 + i64::try_from(random.below(6_000)).unwrap();
             match random.below(10) {
                 0..=2 => {
-                    pay(&store, &payment(&t, &d.intent.reference, amount, "HTG")).await;
+                    let p = payment(&t, &d.intent.reference, amount, "HTG");
+                    assert!(store.record_incoming_payment(&p).await.unwrap());
+                    store.apply_incoming_payment(&p.id, moment, &counting_events()).await.unwrap();
                 }
                 3..=5 => {
                     let cash = OutsidePayment {
@@ -805,8 +812,7 @@ contract!(every_invoices_balance_is_exact_and_explained_by_its_statement, |store
                         reference: None,
                         paid_at: Timestamp::now(),
                     };
-                    match store.record_outside_payment(&t, &id, &cash, Timestamp::now(), &counting_events(), None).await
-                    {
+                    match store.record_outside_payment(&t, &id, &cash, moment, &counting_events(), None).await {
                         Ok(_) | Err(StoreError::Rejected(_)) => {}
                         Err(e) => panic!("round {round} step {step}: {e:?}"),
                     }
@@ -816,7 +822,7 @@ contract!(every_invoices_balance_is_exact_and_explained_by_its_statement, |store
                     let payment_id = counting.swap_remove(which);
                     let undo = reversal(&id, &payment_id, "a mistake");
                     // Refused only where the overpayment it made was applied to a later invoice.
-                    match store.reverse_invoice_payment(&t, undo, Timestamp::now(), &reversed_ev, None).await {
+                    match store.reverse_invoice_payment(&t, undo, moment, &reversed_ev, None).await {
                         Ok(_) => {}
                         Err(StoreError::Rejected(e)) if e.code == "credit_balance_spent" => {}
                         Err(e) => panic!("round {round} step {step}: {e:?}"),
@@ -831,20 +837,18 @@ contract!(every_invoices_balance_is_exact_and_explained_by_its_statement, |store
                     };
                     let note = NewCreditNote { credit, reason: CreditNoteReason::Waiver, memo: None };
                     let events = CreditNoteEvents { changed: &credit_note_ev, paid: &counting_events() };
-                    let issued = store.issue_credit_note(&t, &id, &note, Timestamp::now(), &events, None).await;
+                    let issued = store.issue_credit_note(&t, &id, &note, moment, &events, None).await;
                     assert!(matches!(issued, Ok(_) | Err(StoreError::Rejected(_))), "{issued:?}");
                 }
                 6..=9 if random.below(2) == 0 => {
                     let notes = store.invoice_credit_notes(&t, &id).await.unwrap();
                     if let Some(note) = notes.iter().find(|n| n.voided.is_none()) {
-                        let voided =
-                            store.void_credit_note(&t, &id, &note.id, Timestamp::now(), &credit_note_ev, None).await;
+                        let voided = store.void_credit_note(&t, &id, &note.id, moment, &credit_note_ev, None).await;
                         assert!(matches!(voided, Ok(_) | Err(StoreError::Rejected(_))), "{voided:?}");
                     }
                 }
                 _ => {
-                    let voided =
-                        store.invoice_action(&t, &id, InvoiceAction::Void, Timestamp::now(), None, &ev, None).await;
+                    let voided = store.invoice_action(&t, &id, InvoiceAction::Void, moment, None, &ev, None).await;
                     assert!(matches!(voided, Ok(_) | Err(StoreError::Rejected(_))), "{voided:?}");
                 }
             }
@@ -868,6 +872,16 @@ contract!(every_invoices_balance_is_exact_and_explained_by_its_statement, |store
         );
         let lines = lajan_domain::statement::statement(invoice, &parts.payments, &parts.credits, &parts.credit_notes);
         assert_eq!(lines.last().map(|l| l.balance), Some(invoice.amount_remaining()), "round {round}: {lines:?}");
+        // In the order things happened: what was paid beyond the invoice goes to the client's
+        // balance only once nothing is owed, and is taken back only from what a reversal owes.
+        for (n, line) in lines.iter().enumerate() {
+            let before = line.balance - line.amount;
+            match line.kind {
+                MovementKind::ToCreditBalance => assert!(before <= 0, "round {round}: line {n} while owing: {lines:?}"),
+                MovementKind::FromCreditBalance => assert!(line.balance >= 0, "round {round}: line {n}: {lines:?}"),
+                _ => {}
+            }
+        }
         seen.extend(parts.credits.iter().map(|c| c.cause.as_str()));
         seen.extend(lines.iter().map(|l| l.kind.as_str()));
         if parts.credit_notes.iter().any(|n| !n.lines.is_empty()) {
