@@ -133,6 +133,8 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(from_fn_with_state(state.clone(), nudge_deliveries))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        // Inside the size check, so a body announced too large is refused before it is kept.
+        .layer(axum::middleware::from_fn(crate::contention::retry_contended))
         .layer(axum::middleware::from_fn(refuse_oversized))
         .layer(CatchPanicLayer::custom(|_| {
             tracing::error!("handler panicked");

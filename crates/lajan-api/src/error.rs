@@ -115,6 +115,20 @@ impl ApiError {
         )
     }
 
+    /// The database kept aborting the request's changes to let concurrent ones through;
+    /// nothing was changed, and sending it again succeeds.
+    pub fn busy() -> Self {
+        ApiError {
+            try_again: true,
+            retry_after: Some(1),
+            ..Self::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "busy",
+                "Concurrent changes to the same records kept this request from completing; nothing changed, send it again",
+            )
+        }
+    }
+
     pub fn payload_too_large() -> Self {
         Self::new(
             StatusCode::PAYLOAD_TOO_LARGE,

@@ -8,6 +8,7 @@ pub mod auth;
 pub mod caller;
 pub mod client_address;
 pub mod config;
+mod contention;
 pub mod counters;
 pub mod error;
 pub mod extract;

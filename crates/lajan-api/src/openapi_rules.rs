@@ -8,7 +8,7 @@
 
 use crate::openapi_limits::{account, asset_code, phone};
 use lajan_domain::client::PersonName;
-use lajan_domain::{disbursement, invoice, payout, validation, webhook};
+use lajan_domain::{disbursement, invoice, invoice_payment, payout, validation, webhook};
 use serde_json::{Value, json};
 use utoipa::openapi::schema::{Object, Schema};
 use utoipa::openapi::{OpenApi, RefOr};
@@ -72,6 +72,8 @@ fn rules() -> Vec<(&'static str, &'static str, Value)> {
         ("UpdateInvoice", "memo", text(invoice::MAX_MEMO_CHARS, true, false)),
         ("LineItemBody", "description", text(invoice::MAX_DESCRIPTION_CHARS, false, true)),
         ("VoidInvoice", "reason", reason()),
+        ("RecordPayment", "method", json!({ "enum": ["cash", "moncash", "natcash", "bank_transfer"] })),
+        ("ReversePayment", "reason", text(invoice_payment::REVERSAL_REASON_CHARS, true, true)),
         ("CreatePaymentLink", "description", text(invoice::MAX_DESCRIPTION_CHARS, false, true)),
         ("CreatePayout", "assetCode", asset_code.clone()),
         ("CreatePayout", "assetIssuer", account.clone()),

@@ -16,7 +16,6 @@ const RULES: &[(&str, &str)] = &[
     ),
     ("is required", "rule-required"),
     ("is required, or lines", "rule-amount-or-lines"),
-    ("give amount or lines, not both", "rule-not-both"),
     ("must hold 1 to {} lines", "rule-lines-count"),
     ("nothing is left to credit on this line", "rule-line-credited"),
     ("must be at most {}: what is left to credit on this line", "rule-line-left"),
@@ -28,6 +27,11 @@ const RULES: &[(&str, &str)] = &[
     (
         "must be cash, moncash, natcash or bank_transfer: stellar payments are counted from the ledger",
         "rule-outside-method",
+    ),
+    (
+        "must be cash, moncash, natcash or bank_transfer: the client's credit balance pays an invoice through \
+         applyCreditBalance",
+        "rule-outside-method-balance",
     ),
     ("must be within the last 14 days", "rule-last-14-days"),
     ("must be after since", "rule-after-since"),
@@ -130,6 +134,7 @@ const RULES: &[(&str, &str)] = &[
     ("sendImmediately needs a client with an email or phone number", "rule-send-needs-contact"),
     ("The client has no contact for {}: add an email or phone number to the client", "rule-no-contact"),
     ("the lines come to 0.00: there is nothing to credit", "rule-nothing-to-credit"),
+    ("amount {} is not what the lines take back: {}", "rule-credit-lines-differ"),
     ("amount or lines, and reason, are required", "rule-credit-needs"),
     ("firstName and lastName are required", "rule-names-required"),
     ("amount and description are required", "rule-link-needs"),

@@ -73,6 +73,8 @@ pub struct CreditLineInput {
 pub enum Credit {
     Amount(i64),
     Lines(Vec<(usize, Option<i64>)>),
+    /// Lines with the amount the caller expects them to take back: refused unless they do.
+    LinesTotalling(Vec<(usize, Option<i64>)>, i64),
 }
 
 /// A credit note checked, before the invoice it reduces is.
@@ -103,7 +105,7 @@ impl Credit {
     pub fn price(&self, items: &[LineItem], earlier: &[CreditNote]) -> Result<(i64, Vec<CreditLine>), Invalid> {
         let asked = match self {
             Credit::Amount(amount) => return Ok((*amount, Vec::new())),
-            Credit::Lines(asked) => asked,
+            Credit::Lines(asked) | Credit::LinesTotalling(asked, _) => asked,
         };
         let mut taken = vec![0i64; items.len()];
         for line in earlier.iter().filter(|n| n.voided.is_none()).flat_map(|n| &n.lines) {
@@ -144,6 +146,16 @@ impl Credit {
         if total <= 0 {
             return Err(Invalid::new("invalid_amount", "the lines come to 0.00: there is nothing to credit"));
         }
+        if let Credit::LinesTotalling(_, stated) = self
+            && *stated != total
+        {
+            let why = format!(
+                "amount {} is not what the lines take back: {}",
+                crate::money::format_scaled(*stated, 2),
+                crate::money::format_scaled(total, 2)
+            );
+            return Err(Invalid::new("invalid_amount", why));
+        }
         Ok((total, lines))
     }
 }
@@ -182,10 +194,8 @@ impl CreditNoteInput {
     pub fn parse(self) -> Result<NewCreditNote, Invalid> {
         let mut errors = FieldErrors::new();
         let credit = match (self.amount.as_deref().map(|a| parse_amount("amount", a)), self.lines.as_deref()) {
-            (Some(_), Some(_)) => {
-                errors.add("lines", "give amount or lines, not both");
-                None
-            }
+            (Some(Err(e)), Some(_)) => return Err(e),
+            (Some(Ok(a)), Some(lines)) => parse_lines(lines, &mut errors).map(|l| Credit::LinesTotalling(l, a)),
             (None, None) => {
                 errors.add("amount", "is required, or lines");
                 None
@@ -300,6 +310,10 @@ mod tests {
         let both = [note(lines.clone(), false), note(more, false)];
         let (last, _) = Credit::Lines(vec![(1, None)]).price(&items, &both).unwrap();
         assert_eq!(first + second + last, 9_999 + 1_000, "three pieces are the line, to the cent");
+        let checked = Credit::LinesTotalling(vec![(1, Some(10_000))], 3_666).price(&items, &[]).unwrap();
+        assert_eq!(checked.0, 3_666, "an amount given with the lines that is what they come to");
+        let differs = Credit::LinesTotalling(vec![(1, Some(10_000))], 1).price(&items, &[]).unwrap_err();
+        assert_eq!(differs.message, "amount 0.01 is not what the lines take back: 36.66");
         let (again, _) = Credit::Lines(vec![(1, None)]).price(&items, &[note(lines, true)]).unwrap();
         assert_eq!(again, 10_999, "a void credit note gives its units back");
 
@@ -317,8 +331,9 @@ mod tests {
         let line = |n: i64, q: Option<&str>| CreditLineInput { line_item: Some(n), quantity: q.map(str::to_owned) };
         let parsed = input(None, Some(vec![line(2, None), line(1, Some("1.5"))])).parse().unwrap();
         assert_eq!(parsed.credit, Credit::Lines(vec![(2, None), (1, Some(15_000))]));
-        let both = input(Some("5"), Some(vec![line(1, None)])).parse().unwrap_err();
-        assert_eq!(both.details[0].field, "lines");
+        // Both: the amount checks what the lines come to once they are priced.
+        let both = input(Some("5"), Some(vec![line(1, None)])).parse().unwrap();
+        assert_eq!(both.credit, Credit::LinesTotalling(vec![(1, None)], 500));
         let bad = input(None, Some(vec![line(0, Some("-1"))])).parse().unwrap_err();
         let fields: Vec<_> = bad.details.iter().map(|d| d.field.as_str()).collect();
         assert_eq!(fields, ["lines[0].lineItem", "lines[0].quantity"]);

@@ -74,7 +74,8 @@ pub fn parse_installments(rows: &[InstallmentInput], total: i64) -> Result<Vec<I
     for (i, row) in rows.iter().enumerate() {
         let mut bad =
             |name: &str, message: String| errors.push(FieldError::new(format!("installments[{i}].{name}"), message));
-        let amount = match row.amount.as_deref().map(|a| parse_scaled(a, 2)) {
+        let amount = match row.amount.as_deref().map(|a| crate::money::plain_cents(a).and_then(|()| parse_scaled(a, 2)))
+        {
             None => {
                 bad("amount", "is required".into());
                 None

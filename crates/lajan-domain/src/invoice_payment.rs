@@ -118,6 +118,8 @@ pub struct OutsidePayment {
 
 const OUTSIDE_METHODS: &str =
     "must be cash, moncash, natcash or bank_transfer: stellar payments are counted from the ledger";
+/// The credit balance is not money received: it pays an invoice when the invoice applies it.
+const NOT_FROM_BALANCE: &str = "must be cash, moncash, natcash or bank_transfer: the client's credit balance pays an invoice through applyCreditBalance";
 
 /// Why a payment is reversed: required, one line of at most this many characters.
 pub const REVERSAL_REASON_CHARS: usize = 500;
@@ -137,11 +139,15 @@ impl OutsidePaymentInput {
     /// The payment as checked at `now`. The amount is refused first (`invalid_amount`, as every
     /// amount is); then every other bad field at once (`validation_error`).
     pub fn parse(self, now: Timestamp) -> Result<OutsidePayment, Invalid> {
-        let amount = parse_amount("amount", self.amount.as_deref().unwrap_or_default())?;
+        let amount = match self.amount.as_deref() {
+            None => return Err(Invalid::new("invalid_amount", "amount is required")),
+            Some(text) => parse_amount("amount", text)?,
+        };
         let mut errors = FieldErrors::new();
         let method = match self.method.as_deref() {
             None => errors.take::<PaymentMethod>("method", Err("is required".into())),
-            Some("stellar" | "credit_balance") => errors.take::<PaymentMethod>("method", Err(OUTSIDE_METHODS.into())),
+            Some("stellar") => errors.take::<PaymentMethod>("method", Err(OUTSIDE_METHODS.into())),
+            Some("credit_balance") => errors.take::<PaymentMethod>("method", Err(NOT_FROM_BALANCE.into())),
             Some(raw) => errors.take("method", raw.parse()),
         };
         let reference = errors.take("reference", parse_text(self.reference.as_deref(), REFERENCE_CHARS, false));
@@ -196,6 +202,10 @@ mod tests {
         assert_eq!(fields, ["method", "paidAt"]);
         let from_balance = given("10", "credit_balance", None).parse(now).unwrap_err();
         assert_eq!(from_balance.details[0].field, "method", "only applyCreditBalance takes from the balance");
+        assert!(from_balance.details[0].message.contains("applyCreditBalance"), "{from_balance:?}");
+        let missing = OutsidePaymentInput { method: Some("cash".into()), ..OutsidePaymentInput::default() };
+        let missing = missing.parse(now).unwrap_err();
+        assert_eq!((missing.code, missing.message.as_str()), ("invalid_amount", "amount is required"));
         let earlier = given("10", "moncash", Some("2026-11-01T08:00:00-05:00")).parse(now).unwrap();
         assert_eq!(earlier.method, PaymentMethod::MonCash);
     }

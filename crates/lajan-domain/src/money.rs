@@ -10,21 +10,28 @@ use std::str::FromStr;
 /// most a Stellar amount can be (int64 stroops, seven decimal places, cut to cents).
 pub const MAX_CENTS: i64 = 92_233_720_368_547;
 
+/// Whether `text` is written as every amount is: plain decimal digits (a sign aside), no
+/// exponent, at most 2 decimal places; the rule it breaks otherwise.
+pub fn plain_cents(text: &str) -> Result<(), String> {
+    let unsigned = text.strip_prefix('-').unwrap_or(text);
+    let (integer, fraction) = unsigned.split_once('.').unwrap_or((unsigned, "0"));
+    let digits = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+    if !digits(integer) || !digits(fraction) {
+        return Err(format!("must be a plain decimal number such as 125.50, not {text:?}"));
+    }
+    if fraction.len() > 2 {
+        return Err("must have at most 2 decimal places".into());
+    }
+    Ok(())
+}
+
 /// A money amount a request carries (a JSON number's exact text, or a CSV cell): a plain
 /// decimal (`125.50`, no exponent, no sign but `-`), positive, with at most 2 decimal places as
 /// written (`10.000` is refused, never read as 10.00) and at most [`MAX_CENTS`]. Refusals are
 /// `invalid_amount` and name `field`.
 pub fn parse_amount(field: &str, text: &str) -> Result<i64, Invalid> {
     let invalid = |rule: String| Invalid::new("invalid_amount", format!("{field} {rule}"));
-    let unsigned = text.strip_prefix('-').unwrap_or(text);
-    let (integer, fraction) = unsigned.split_once('.').unwrap_or((unsigned, "0"));
-    let digits = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
-    if !digits(integer) || !digits(fraction) {
-        return Err(invalid(format!("must be a plain decimal number such as 125.50, not {text:?}")));
-    }
-    if fraction.len() > 2 {
-        return Err(invalid("must have at most 2 decimal places".into()));
-    }
+    plain_cents(text).map_err(invalid)?;
     let positive = || invalid("must be greater than 0".into());
     let at_most = || invalid(format!("must be at most {}", format_scaled(MAX_CENTS, 2)));
     match parse_scaled(text, 2) {

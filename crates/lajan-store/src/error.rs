@@ -30,6 +30,27 @@ pub enum StoreError {
     Migrate(#[from] sqlx::migrate::MigrateError),
 }
 
+/// PostgreSQL's codes for a transaction it aborted to let others on: `deadlock_detected` and
+/// `serialization_failure`. Nothing of the transaction was written.
+const CONTENDED: [&str; 2] = ["40P01", "40001"];
+
+tokio::task_local! {
+    static ABORTED_BY_CONTENTION: std::cell::Cell<bool>;
+}
+
+/// Runs `work` (a request's handling, say) and says whether the database aborted one of its
+/// transactions as a deadlock victim or a serialization failure: then nothing of that
+/// transaction was written, and the whole of `work` may be run again. Every unit of work runs
+/// on the task that awaits it, so the flag sees them all.
+pub async fn watch_contention<F: std::future::Future>(work: F) -> (F::Output, bool) {
+    ABORTED_BY_CONTENTION
+        .scope(std::cell::Cell::new(false), async move {
+            let output = work.await;
+            (output, ABORTED_BY_CONTENTION.with(std::cell::Cell::get))
+        })
+        .await
+}
+
 impl From<sqlx::Error> for StoreError {
     fn from(e: sqlx::Error) -> Self {
         match &e {
@@ -38,6 +59,12 @@ impl From<sqlx::Error> for StoreError {
                 StoreError::Conflict(db.constraint().unwrap_or("unique").to_owned())
             }
             sqlx::Error::Database(db) if db.is_foreign_key_violation() => StoreError::NotFound,
+            sqlx::Error::Database(db) if db.code().is_some_and(|code| CONTENDED.contains(&code.as_ref())) => {
+                // Rolled back whole: running the unit of work again is safe, and a request
+                // watched by `watch_contention` is run again rather than answered with it.
+                let _ = ABORTED_BY_CONTENTION.try_with(|aborted| aborted.set(true));
+                StoreError::Database(e)
+            }
             _ => StoreError::Database(e),
         }
     }

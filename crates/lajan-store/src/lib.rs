@@ -103,7 +103,7 @@ pub use credit_notes::CreditNoteStore;
 pub use dashboard::{AssetTotal, DashboardStore};
 pub use deliveries::{Answered, ClaimLimits, DeliveryStore, DueDelivery};
 pub use disbursements::DisbursementStore;
-pub use error::StoreError;
+pub use error::{StoreError, watch_contention};
 pub use events::{EventFor, EventQuery, EventStore, NewEvent};
 pub use home_domains::{HomeDomainProof, HomeDomainStore};
 pub use idempotency::{IdempotencyClaim, IdempotencyState, IdempotencyStore, IdempotentResponse, ResponseFor};

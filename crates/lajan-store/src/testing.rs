@@ -85,6 +85,16 @@ enum HeldConnection {
 }
 
 impl WriteHold {
+    /// Also takes the row lock on the row `id` of `table` (PostgreSQL), waiting for it: with a
+    /// writer that holds it and waits for this hold's first lock, a deadlock the writer's side
+    /// detects (this side waits ten seconds before looking, the server's default is one).
+    pub async fn lock_also(&mut self, table: &str, id: &str) {
+        let HeldConnection::Postgres(c) = &mut self.0 else { return };
+        sqlx::query("SET LOCAL deadlock_timeout = '10s'").execute(&mut *c).await.expect("set the deadlock timeout");
+        let lock = format!("SELECT id FROM {table} WHERE id = $1 FOR UPDATE");
+        sqlx::query(&lock).bind(id).fetch_optional(&mut *c).await.expect("lock the second row");
+    }
+
     pub async fn release(self) {
         let rolled_back = match self.0 {
             HeldConnection::Sqlite(mut c) => sqlx::query("ROLLBACK").execute(&mut c).await.map(drop),
@@ -126,6 +136,24 @@ impl TestStore {
         let held = sqlx::query(&lock).bind(id).fetch_optional(&mut c).await.expect("lock the row");
         assert!(held.is_some(), "no {table} row {id} to hold");
         Some(WriteHold(HeldConnection::Postgres(c)))
+    }
+
+    /// Whether no transaction holds the row lock on the row `id` of `table` (PostgreSQL; always
+    /// true on SQLite, which has no row locks): tries to take it without waiting, and gives it
+    /// back.
+    pub async fn row_is_free(&self, table: &str, id: &str) -> bool {
+        use sqlx::Connection;
+        let Guard::Postgres { .. } = &self.guard else { return true };
+        let mut c = sqlx::PgConnection::connect(&self.url).await.expect("connect to PostgreSQL");
+        sqlx::query("BEGIN").execute(&mut c).await.expect("begin");
+        let lock = format!("SELECT id FROM {table} WHERE id = $1 FOR UPDATE NOWAIT");
+        let free = match sqlx::query(&lock).bind(id).fetch_optional(&mut c).await {
+            Ok(_) => true,
+            Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("55P03") => false,
+            Err(e) => panic!("try the lock: {e}"),
+        };
+        sqlx::query("ROLLBACK").execute(&mut c).await.expect("roll back");
+        free
     }
 
     /// Moves every payout hold's start `ms` into the past, as if the payouts had been held that

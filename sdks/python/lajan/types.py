@@ -265,12 +265,13 @@ class IssueCreditNote(TypedDict, total=False):
 
     amount: Required[Decimal | int]
     """In the invoice's currency: positive, at most 2 decimal places, at most what the invoice's credit
-    notes leave of its total; read exactly. Give this or `lines`.
+    notes leave of its total; read exactly. Give this or `lines`, or both when this is exactly what
+    the lines take back (a check: any other amount is refused, `invalid_amount`).
     """
     lines: Sequence[CreditLineBody]
     """The invoice's line items it takes back, each priced as the invoice priced it, tax included
     (units of a line are never credited twice; those that finish a line take exactly what is left of
-    it). Give this or `amount`.
+    it). Give this or `amount` (or both: see `amount`).
     """
     memo: str | None
     """At most 500 characters, line breaks kept."""
@@ -312,7 +313,7 @@ class RecordPayment(TypedDict, total=False):
     counted too (the invoice is paid, and the excess, `amountOverpaid`, is held on the client's
     credit balance).
     """
-    method: Required[str]
+    method: Required[Literal["cash", "moncash", "natcash", "bank_transfer"]]
     """How it was paid: `cash`, `moncash`, `natcash` or `bank_transfer` (Stellar payments are counted
     from the ledger).
     """
@@ -672,11 +673,13 @@ class DisbursementCreateFromCsvParams(TypedDict, total=False):
     """The query of `disbursements.create`."""
 
     name: str
-    """With a text/csv body: the disbursement's name."""
+    """The disbursement's name (with a JSON body, only when the body has no `name`)."""
     assetCode: str
-    """With a text/csv body: the asset every item pays."""
+    """The asset every item pays (with a JSON body, only when the body has no `assetCode`)."""
     assetIssuer: str
-    """With a text/csv body: the asset's issuer (default: the configured one)."""
+    """The asset's issuer, default the configured one (with a JSON body, only when the body has no
+    `assetIssuer`).
+    """
 
 
 class DisbursementListItemsParams(TypedDict, total=False):

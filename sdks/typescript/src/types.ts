@@ -921,13 +921,14 @@ export interface InvoiceWithReminder {
 export interface IssueCreditNote {
   /**
    * In the invoice's currency: positive, at most 2 decimal places, at most what the invoice's
-   * credit notes leave of its total; read exactly. Give this or `lines`.
+   * credit notes leave of its total; read exactly. Give this or `lines`, or both when this is
+   * exactly what the lines take back (a check: any other amount is refused, `invalid_amount`).
    */
   amount: string;
   /**
    * The invoice's line items it takes back, each priced as the invoice priced it, tax included
    * (units of a line are never credited twice; those that finish a line take exactly what is left
-   * of it). Give this or `amount`.
+   * of it). Give this or `amount` (or both: see `amount`).
    */
   lines?: readonly CreditLineBody[];
   /** At most 500 characters, line breaks kept. */
@@ -1209,7 +1210,7 @@ export interface RecordPayment {
    * How it was paid: `cash`, `moncash`, `natcash` or `bank_transfer` (Stellar payments are counted
    * from the ledger).
    */
-  method: string;
+  method: "cash" | "moncash" | "natcash" | "bank_transfer";
   /** When it was paid, RFC 3339, not in the future; default: now. */
   paidAt?: string | null;
   /** What the payer's proof says (a receipt number, a MonCash transaction id): at most 100 characters. */
@@ -1829,11 +1830,11 @@ export interface DisbursementListParams {
 
 /** The query of `lajan.disbursements.createFromCsv`. */
 export interface DisbursementCreateFromCsvParams {
-  /** With a text/csv body: the disbursement's name. */
+  /** The disbursement's name (with a JSON body, only when the body has no `name`). */
   name?: string;
-  /** With a text/csv body: the asset every item pays. */
+  /** The asset every item pays (with a JSON body, only when the body has no `assetCode`). */
   assetCode?: string;
-  /** With a text/csv body: the asset's issuer (default: the configured one). */
+  /** The asset's issuer, default the configured one (with a JSON body, only when the body has no `assetIssuer`). */
   assetIssuer?: string;
 }
 

@@ -35,12 +35,13 @@ fn credit_note_view(c: &CreditNoteOnInvoice) -> CreditNoteView {
 #[serde(deny_unknown_fields)]
 pub struct IssueCreditNote {
     /// In the invoice's currency: positive, at most 2 decimal places, at most what the invoice's
-    /// credit notes leave of its total; read exactly. Give this or `lines`.
+    /// credit notes leave of its total; read exactly. Give this or `lines`, or both when this is
+    /// exactly what the lines take back (a check: any other amount is refused, `invalid_amount`).
     #[schema(value_type = f64, nullable = false, exclusive_minimum = 0, maximum = 922337203685.47, multiple_of = 0.01, example = 150)]
     pub amount: Option<ExactNumber>,
     /// The invoice's line items it takes back, each priced as the invoice priced it, tax
     /// included (units of a line are never credited twice; those that finish a line take
-    /// exactly what is left of it). Give this or `amount`.
+    /// exactly what is left of it). Give this or `amount` (or both: see `amount`).
     #[schema(nullable = false, min_items = 1, max_items = 100)]
     pub lines: Option<Vec<CreditLineBody>>,
     /// `waiver`, `rescheduling`, `duplicate` or `other`.

@@ -185,17 +185,19 @@ pub struct CreateDisbursementItem {
     pub verification: Option<super::clients::VerificationRequest>,
 }
 
-/// The batch's fields when the items come as CSV; any other parameter is refused, as an unknown
+/// The batch's fields when the items come as CSV (with JSON, each stands in for the body's field
+/// of the same name when the body leaves it out); any other parameter is refused, as an unknown
 /// JSON field is.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CsvParams {
-    /// With a text/csv body: the disbursement's name.
+    /// The disbursement's name (with a JSON body, only when the body has no `name`).
     pub name: Option<String>,
-    /// With a text/csv body: the asset every item pays.
+    /// The asset every item pays (with a JSON body, only when the body has no `assetCode`).
     pub asset_code: Option<String>,
-    /// With a text/csv body: the asset's issuer (default: the configured one).
+    /// The asset's issuer, default the configured one (with a JSON body, only when the body has
+    /// no `assetIssuer`).
     pub asset_issuer: Option<String>,
 }
 
@@ -219,16 +221,6 @@ pub async fn create(
     RawBody(body): RawBody,
 ) -> ApiResult<(StatusCode, Json<DisbursementView>)> {
     let request = if is_json(&headers) {
-        if let Some(given) =
-            [("name", &query.name), ("assetCode", &query.asset_code), ("assetIssuer", &query.asset_issuer)]
-                .into_iter()
-                .find_map(|(name, value)| value.as_ref().map(|_| name))
-        {
-            return Err(bad(
-                given,
-                "is a query parameter of a text/csv create only; with JSON, give it in the body".into(),
-            ));
-        }
         let body: CreateDisbursement = parse_json(&body)?;
         let items = body.items.ok_or_else(|| bad("items", "is required".into()))?;
         let items = items
@@ -248,10 +240,11 @@ pub async fn create(
                 verification: i.verification.map(super::clients::VerificationRequest::input),
             })
             .collect();
+        // The query's batch fields stand in for those the body leaves out; the body's win.
         DisbursementRequest {
-            name: body.name,
-            asset_code: body.asset_code,
-            asset_issuer: body.asset_issuer,
+            name: body.name.or(query.name),
+            asset_code: body.asset_code.or(query.asset_code),
+            asset_issuer: body.asset_issuer.or(query.asset_issuer),
             source: DisbursementSource::Json,
             items,
             row_errors: Vec::new(),

@@ -305,3 +305,59 @@ api_test!(list_filters_refuse_what_can_match_nothing_instead_of_answering_an_emp
     app.invoice(id, json!({})).await;
     assert_eq!(total(app, &format!("/v1/invoices?clientId={id}")).await, 1);
 });
+
+api_test!(payments_instalments_and_credit_notes_refuse_alike_and_take_what_their_schema_allows, |app| {
+    let client = app.reachable_client().await;
+    let cid = client["id"].as_str().unwrap();
+    // An instalment amount in exponent form is refused, as every other amount is.
+    let e2: Value = serde_json::from_str("1e2").unwrap();
+    let plan = json!([{ "amount": e2, "dueDate": "2030-01-31" }]);
+    let r = app
+        .post(
+            "/v1/invoices",
+            &json!({ "clientId": cid, "dueDate": "2030-01-31", "installments": plan,
+        "lineItems": [{ "description": "Loan fee", "quantity": 1, "unitPrice": 100 }] }),
+        )
+        .await;
+    let body = expect_error(r, 400, "invalid_installments").await;
+    assert_eq!(detail(&body).0, "installments[0].amount");
+    assert!(detail(&body).1.contains("plain decimal number"), "{body}");
+
+    let invoice = app.invoice(cid, json!({ "sendImmediately": true })).await;
+    let id = invoice["id"].as_str().unwrap();
+    let payments = format!("/v1/invoices/{id}/payments");
+    // A missing or null amount says it is required.
+    for body in [json!({ "method": "cash" }), json!({ "amount": null, "method": "cash" })] {
+        let refused = expect_error(app.post(&payments, &body).await, 400, "invalid_amount").await;
+        assert_eq!(refused["message"], "amount is required", "{body}");
+    }
+    // The credit balance is applied, never recorded; the words say so.
+    let refused = expect_error(
+        app.post(&payments, &json!({ "amount": 1, "method": "credit_balance" })).await,
+        400,
+        "validation_error",
+    )
+    .await;
+    assert!(detail(&refused).1.contains("applyCreditBalance"), "{refused}");
+    assert_eq!(total(app, &payments).await, 0, "nothing was counted");
+
+    // The document says what the server takes: the methods an outside payment has, and a
+    // reversal's reason without control characters.
+    let document: Value = app.get("/v1/openapi.json").await.json().await.unwrap();
+    let schemas = &document["components"]["schemas"];
+    let methods = &schemas["RecordPayment"]["properties"]["method"]["enum"];
+    assert_eq!(methods, &json!(["cash", "moncash", "natcash", "bank_transfer"]), "{methods}");
+    let reason = schemas["ReversePayment"]["properties"]["reason"]["pattern"].as_str().unwrap();
+    assert!(reason.contains(r"\x00-\x08"), "{reason}");
+
+    // A credit note may give its amount with its lines, as a check of what they come to.
+    let notes = format!("/v1/invoices/{id}/credit-notes");
+    let lines = json!([{ "lineItem": 1, "quantity": 1 }]);
+    let differs = json!({ "amount": 40, "lines": lines, "reason": "waiver" });
+    let refused = expect_error(app.post(&notes, &differs).await, 400, "invalid_amount").await;
+    assert_eq!(refused["message"], "amount 40.00 is not what the lines take back: 100.00");
+    let agrees = app.post(&notes, &json!({ "amount": 100, "lines": lines, "reason": "waiver" })).await;
+    assert_eq!(agrees.status(), 201);
+    let note: Value = agrees.json().await.unwrap();
+    assert_eq!((note["amount"].as_str(), note["lines"][0]["amount"].as_str()), (Some("100.00"), Some("100.00")));
+});

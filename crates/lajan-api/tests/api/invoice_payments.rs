@@ -269,3 +269,32 @@ api_test!(a_partly_paid_invoice_says_so_until_it_is_paid_and_overdue_wins_past_i
     assert_eq!(status_of(late_id.into()).await, "paid");
     assert_eq!(listed("overdue").await, json!(0));
 });
+
+api_test!(a_payment_the_database_aborts_to_break_a_deadlock_runs_again_and_is_counted_once, |app| {
+    // A second connection holds the invoice's row lock; the payment takes its intent's and
+    // waits for the invoice; the connection then asks for the intent: a deadlock, which
+    // PostgreSQL breaks by aborting the payment. The payment runs again and is counted once,
+    // never answered 500. (SQLite's one writer cannot deadlock: the payment just goes through.)
+    let client = app.reachable_client().await;
+    let invoice = app.invoice(client["id"].as_str().unwrap(), json!({ "sendImmediately": true })).await;
+    let id = invoice["id"].as_str().unwrap();
+    let intent = invoice["paymentLink"]["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let hold = app.db.hold_row("invoices", id).await;
+    let payment = json!({ "amount": 25, "method": "cash", "reference": "R-1" });
+    let path = format!("/v1/invoices/{id}/payments");
+    let paying = app.send_json(Method::POST, &path, &payment);
+    let crossing = async {
+        if let Some(mut hold) = hold {
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            hold.lock_also("payment_intents", &intent).await;
+            hold.release().await;
+        }
+    };
+    let (paid, ()) = tokio::join!(paying, crossing);
+    assert_eq!(paid.status(), 201, "{:?}", paid.text().await);
+    let listed = get(app, &format!("/v1/invoices/{id}/payments")).await;
+    assert_eq!(listed["data"].as_array().unwrap().len(), 1, "counted once");
+    assert_eq!(get(app, &format!("/v1/invoices/{id}")).await["amountPaid"], "25.00");
+    let received = get(app, "/v1/events?type=invoice.payment_received").await;
+    assert_eq!(received["data"].as_array().unwrap().len(), 1, "one event");
+});

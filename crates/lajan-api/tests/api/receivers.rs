@@ -326,3 +326,24 @@ api_test!(a_payout_and_a_disbursement_take_the_wallet_the_client_has_when_stored
     let done = get(app, &format!("/v1/disbursements/{dsb}")).await;
     assert_eq!((&done["status"], &done["counts"]["sent"]), (&json!("completed"), &json!(1)), "{done}");
 });
+
+api_test!(a_payout_canceled_while_its_client_changes_waits_for_the_client_first, |app| {
+    // The lock order of docs/design.md: client, invitation, payouts. A wallet registered takes
+    // them in that order; a cancel once took the payout then the invitation, and the two
+    // deadlocked. With the client's row held (PostgreSQL), the cancel waits for it before it
+    // locks its payout.
+    let ana = phone_only(app, "Ana").await;
+    let client = ana["id"].as_str().unwrap();
+    let payout = waiting_payout(app, client).await;
+    let hold = app.db.hold_row("clients", client).await;
+    let (cancel_path, empty) = (format!("/v1/payouts/{payout}/cancel"), json!({}));
+    let mut cancel = Box::pin(app.post(&cancel_path, &empty));
+    if let Some(hold) = hold {
+        let early = tokio::time::timeout(std::time::Duration::from_millis(300), &mut cancel).await;
+        assert!(early.is_err(), "the cancel waits for the client");
+        assert!(app.db.row_is_free("payouts", &payout).await, "and has not locked its payout yet");
+        hold.release().await;
+    }
+    assert_eq!(cancel.await.status(), 200);
+    assert_eq!(get(app, &format!("/v1/payouts/{payout}")).await["execStatus"], "canceled");
+});

@@ -138,3 +138,20 @@ async fn cancel_unregistered_payouts(
     store.commit(tx).await?;
     Ok(canceled)
 }
+
+/// Holds the client of the tenant's payout `id` (if it names one) against changes until the
+/// transaction ends: taken before the payout's lock, so a change to the payout waits behind a
+/// change to its client (a wallet registered, which moves its payouts) rather than crossing it.
+async fn share_payout_client(tx: &mut Tx, tenant: &Tenant, id: &str) -> StoreResult<()> {
+    query(concat!(
+        "SELECT id FROM clients
+         WHERE id = (SELECT client_id FROM payouts WHERE org_id = $1 AND env = $2 AND id = $3)",
+        for_share!()
+    ))
+    .bind(&tenant.org_id)
+    .bind(tenant.env.as_str())
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(())
+}

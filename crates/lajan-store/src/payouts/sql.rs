@@ -213,6 +213,9 @@ impl PayoutStore for ThisStore {
         idempotency: Option<IdempotentResponse<'_, PayoutDetail>>,
     ) -> StoreResult<PayoutDetail> {
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
+        // Its client first (a payout's client never changes): the order of docs/design.md,
+        // client, invitation, payouts, that a wallet registered takes too.
+        share_payout_client(&mut tx, tenant, id).await?;
         let current = lock_payout(&mut tx, tenant, id).await?;
         if let Some(refused) =
             current.payout.disbursement_id.as_deref().and_then(|batch| action.refused_in_batch(batch, &current.payout))

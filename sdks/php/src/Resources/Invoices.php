@@ -124,7 +124,7 @@ final class Invoices extends Resource
      * invoice.payment_received with the key (or console user) as its actor, and invoice.paid when
      * it settles the invoice. Send an Idempotency-Key: a retry counts it once.
      *
-     * @param array{amount: numeric-string, method: string, paidAt?: string|null, reference?: string|null} $params
+     * @param array{amount: numeric-string, method: 'cash'|'moncash'|'natcash'|'bank_transfer', paidAt?: string|null, reference?: string|null} $params
      */
     public function recordPayment(string $id, array $params, ?RequestOptions $options = null): InvoicePaymentView
     {
