@@ -86,6 +86,8 @@ api_test!(a_poller_following_the_feed_never_misses_a_payment_that_waited_for_a_l
     let client = app.reachable_client().await;
     let client_id = client["id"].as_str().unwrap();
     let postgres = app.db.url.starts_with("postgres");
+    let hook = json!({ "url": "https://hooks.example.com/lajan", "events": ["invoice.payment_received"] });
+    assert_eq!(app.post("/v1/webhook-endpoints", &hook).await.status(), 201);
     for round in 0..3 {
         let held = app.invoice(client_id, json!({ "sendImmediately": true })).await;
         let other = app.invoice(client_id, json!({ "sendImmediately": true })).await;
@@ -126,4 +128,58 @@ api_test!(a_poller_following_the_feed_never_misses_a_payment_that_waited_for_a_l
         let expected = if postgres { [held_id, other_id] } else { [other_id, held_id] };
         assert_eq!(order, expected, "round {round}: newest first, in the order they committed");
     }
+    // The endpoint is offered them in the feed's order: claimed one at a time, oldest first.
+    let feed: Value = app.get("/v1/events?type=invoice.payment_received&limit=10").await.json().await.unwrap();
+    let mut feed: Vec<String> =
+        feed["data"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap().to_owned()).collect();
+    feed.reverse();
+    let (later, mut offered) = (lajan_domain::Timestamp::from_millis(i64::MAX / 2), Vec::new());
+    let one = lajan_store::ClaimLimits::up_to(1);
+    while let Some(due) = app.store().claim_deliveries(later, 60_000, &one).await.unwrap().pop() {
+        offered.push(due.delivery.event_id);
+    }
+    assert_eq!(offered, feed, "deliveries in the feed's order");
+});
+
+api_test!(any_change_that_waited_for_a_lock_is_fed_and_delivered_in_commit_order, |app| {
+    // Not only payments: a client's update reads the clock, then waits for the client's row
+    // lock (held from a second connection on PostgreSQL) while another client's update
+    // commits. Its event, stamped earlier, still comes after in the feed and to a webhook
+    // endpoint: the order is the order of commits, not of clocks.
+    let hook = json!({ "url": "https://hooks.example.com/lajan", "events": ["client.updated"] });
+    assert_eq!(app.post("/v1/webhook-endpoints", &hook).await.status(), 201);
+    let (first, second) = (app.client("Ana", "One").await, app.client("Ben", "Two").await);
+    let (held_id, other_id) = (first["id"].as_str().unwrap(), second["id"].as_str().unwrap());
+    let hold = app.db.hold_row("clients", held_id).await;
+    let postgres = hold.is_some();
+    let rename = |id: String, name: &'static str| async move {
+        app.send_json(Method::PUT, &format!("/v1/clients/{id}"), &json!({ "firstName": name })).await
+    };
+    let waiting = rename(held_id.to_owned(), "Waited");
+    let later = async {
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert_eq!(rename(other_id.to_owned(), "Quick").await.status(), 200);
+        let newest: Value = app.get("/v1/events?limit=1").await.json().await.unwrap();
+        if let Some(hold) = hold {
+            hold.release().await;
+        }
+        newest["data"][0]["id"].as_str().unwrap().to_owned()
+    };
+    let (a, newest) = tokio::join!(waiting, later);
+    assert_eq!(a.status(), 200);
+    let newer: Value = app.get(&format!("/v1/events?endingBefore={newest}")).await.json().await.unwrap();
+    let newer: Vec<&str> =
+        newer["data"].as_array().unwrap().iter().map(|e| e["data"]["object"]["id"].as_str().unwrap()).collect();
+    assert_eq!(newer, if postgres { vec![held_id] } else { vec![] }, "the waited change is newer");
+
+    let feed: Value = app.get("/v1/events?type=client.updated").await.json().await.unwrap();
+    let mut feed: Vec<String> =
+        feed["data"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap().to_owned()).collect();
+    feed.reverse();
+    let (later, mut offered) = (lajan_domain::Timestamp::from_millis(i64::MAX / 2), Vec::new());
+    let one = lajan_store::ClaimLimits::up_to(1);
+    while let Some(due) = app.store().claim_deliveries(later, 60_000, &one).await.unwrap().pop() {
+        offered.push(due.delivery.event_id);
+    }
+    assert_eq!(offered, feed, "the endpoint is offered them in the feed's order");
 });
