@@ -243,8 +243,9 @@ impl ThisStore {
     /// its WHERE and its alias there, and where the total comes from.
     ///
     /// A page by number reads `limit + 1` rows from its offset; a cursor page the `limit + 1`
-    /// rows on its side of the cursor's (created_at, id) through the same index, so the last
-    /// page of a million rows costs what the first does. The extra row only says `has_more`.
+    /// rows on its side of the cursor's key (`(created_at, id)`, or an event's `position`) through
+    /// the same index, so the last page of a million rows costs what the first does. The extra
+    /// row only says `has_more`.
     async fn list_page<'a, T>(
         &self,
         tenant: &Tenant,
