@@ -148,27 +148,6 @@ struct Listing {
     /// The page's query up to its WHERE.
     select: &'static str,
     total: Total,
-    /// The column the list is ordered by, newest first.
-    order: ListOrder,
-}
-
-/// What orders a list, newest first.
-#[derive(Clone, Copy)]
-enum ListOrder {
-    /// `created_at`, ties broken by `id`: the order rows were made.
-    Created,
-    /// `position` (unique per row), the order the rows' transactions committed (events,
-    /// migration 0069): a page never ends before a row a transaction in flight will add.
-    Committed,
-}
-
-impl ListOrder {
-    fn column(self) -> &'static str {
-        match self {
-            ListOrder::Created => "created_at",
-            ListOrder::Committed => "position",
-        }
-    }
 }
 
 /// Takes the row lock (where the backend has row locks) on the tenant's row `id` of `table`,
@@ -243,9 +222,8 @@ impl ThisStore {
     /// its WHERE and its alias there, and where the total comes from.
     ///
     /// A page by number reads `limit + 1` rows from its offset; a cursor page the `limit + 1`
-    /// rows on its side of the cursor's key (`(created_at, id)`, or an event's `position`) through
-    /// the same index, so the last page of a million rows costs what the first does. The extra
-    /// row only says `has_more`.
+    /// rows on its side of the cursor's position through the same index, so the last page of a
+    /// million rows costs what the first does. The extra row only says `has_more`.
     async fn list_page<'a, T>(
         &self,
         tenant: &Tenant,
@@ -254,41 +232,25 @@ impl ThisStore {
         filter: impl Fn(&mut QueryBuilder<'a>),
         from_row: fn(&DbRow) -> StoreResult<T>,
     ) -> StoreResult<Page<T>> {
-        let Listing { table, alias, select, total, order } = listing;
-        let key = order.column();
+        let Listing { table, alias, select, total } = listing;
         let after = match &request.cursor {
             None => None,
-            Some(Cursor::After(id)) => Some((self.cursor_at(tenant, table, key, id, "startingAfter").await?, id, true)),
-            Some(Cursor::Before(id)) => Some((self.cursor_at(tenant, table, key, id, "endingBefore").await?, id, false)),
+            Some(Cursor::After(id)) => Some((self.cursor_at(tenant, table, id, "startingAfter").await?, true)),
+            Some(Cursor::Before(id)) => Some((self.cursor_at(tenant, table, id, "endingBefore").await?, false)),
         };
         let mut qb = QueryBuilder::new(select);
         filter(&mut qb);
+        // Newest first is highest position first: the order the rows' transactions committed
+        // (migrations 0069 and 0071), so a page never ends above a row one in flight will add.
         let mut newest_first = true;
-        if let Some((at, id, older)) = after {
-            let (bound, past, direction) = if older { ("<=", "<", "DESC") } else { (">=", ">", "ASC") };
+        if let Some((position, older)) = after {
+            let (past, direction) = if older { ("<", "DESC") } else { (">", "ASC") };
             newest_first = older;
-            match order {
-                ListOrder::Committed => {
-                    qb.push(format_args!(" AND {alias}.{key} {past} ")).push_bind(at);
-                    qb.push(format_args!(" ORDER BY {alias}.{key} {direction}"));
-                }
-                ListOrder::Created => {
-                    // The id breaks ties between rows created in the same millisecond, so pages
-                    // never overlap. The plain bound on created_at lets every backend
-                    // range-scan the list's index; the row comparison then skips the cursor's
-                    // own millisecond up to its id.
-                    qb.push(format_args!(" AND {alias}.{key} {bound} ")).push_bind(at);
-                    qb.push(format_args!(" AND ({alias}.{key}, {alias}.id) {past} (")).push_bind(at);
-                    qb.push(", ").push_bind(id.clone()).push(")");
-                    qb.push(format_args!(" ORDER BY {alias}.{key} {direction}, {alias}.id {direction}"));
-                }
-            }
+            qb.push(format_args!(" AND {alias}.position {past} ")).push_bind(position);
+            qb.push(format_args!(" ORDER BY {alias}.position {direction}"));
             qb.push(format_args!(" LIMIT {}", request.limit + 1));
         } else {
-            match order {
-                ListOrder::Committed => qb.push(format_args!(" ORDER BY {alias}.{key} DESC")),
-                ListOrder::Created => qb.push(format_args!(" ORDER BY {alias}.{key} DESC, {alias}.id DESC")),
-            };
+            qb.push(format_args!(" ORDER BY {alias}.position DESC"));
             push_page(&mut qb, request, 1)?;
         }
         let rows = qb.build().fetch_all(self.reader()).await?;
@@ -335,10 +297,10 @@ impl ThisStore {
         Ok(Total::Known(count_of(total)))
     }
 
-    /// The `key` (what the list is ordered by) of the row a cursor names, in the tenant's
-    /// `table`; `invalid_pagination` naming `field` when there is none.
-    async fn cursor_at(&self, tenant: &Tenant, table: &str, key: &str, id: &str, field: &str) -> StoreResult<i64> {
-        let sql = format!("SELECT {key} FROM {table} WHERE org_id = $1 AND env = $2 AND id = $3");
+    /// The position of the row a cursor names, in the tenant's `table`; `invalid_pagination`
+    /// naming `field` when there is none.
+    async fn cursor_at(&self, tenant: &Tenant, table: &str, id: &str, field: &str) -> StoreResult<i64> {
+        let sql = format!("SELECT position FROM {table} WHERE org_id = $1 AND env = $2 AND id = $3");
         let at: Option<Option<i64>> = query_scalar(&sql)
             .bind(&tenant.org_id)
             .bind(tenant.env.as_str())

@@ -308,3 +308,35 @@ api_test!(invoice_and_payout_searches_through_the_trigram_indexes_find_what_the_
         }
     }
 });
+
+api_test!(a_list_followed_by_cursor_never_misses_a_row_whose_writer_waited_for_a_lock, |app| {
+    // A payout for Ana reads the clock, then waits for Ana's row lock (held from a second
+    // connection on PostgreSQL) while Ben's payout commits. Someone following the payouts list
+    // from its newest row (Ben's) with `endingBefore` must still get Ana's: the list is in
+    // the order rows committed, as the event feed is.
+    let (ana, ben) = (app.client("Ana", "One").await, app.client("Ben", "Two").await);
+    let (ana, ben) = (ana["id"].as_str().unwrap(), ben["id"].as_str().unwrap());
+    let hold = app.db.hold_row("clients", ana).await;
+    let postgres = hold.is_some();
+    let pay = |client: String| async move {
+        let body = serde_json::json!({ "clientId": client, "assetAmount": 5, "assetCode": "USDC" });
+        app.post("/v1/payouts", &body).await
+    };
+    let waiting = pay(ana.to_owned());
+    let later = async {
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert_eq!(pay(ben.to_owned()).await.status(), 201);
+        let newest: serde_json::Value = app.get("/v1/payouts?limit=1").await.json().await.unwrap();
+        if let Some(hold) = hold {
+            hold.release().await;
+        }
+        newest["data"][0].clone()
+    };
+    let (a, newest) = tokio::join!(waiting, later);
+    assert_eq!(a.status(), 201);
+    assert_eq!(newest["clientId"], ben, "Ben's payout was the newest");
+    let path = format!("/v1/payouts?endingBefore={}", newest["id"].as_str().unwrap());
+    let newer: serde_json::Value = app.get(&path).await.json().await.unwrap();
+    let newer: Vec<&str> = newer["data"].as_array().unwrap().iter().map(|p| p["clientId"].as_str().unwrap()).collect();
+    assert_eq!(newer, if postgres { vec![ana] } else { vec![] }, "the payout that waited is newer");
+});

@@ -211,7 +211,7 @@ impl ClientStore for ThisStore {
                 }
             }
         };
-        let listing = Listing { table: "clients", alias: "c", select, total, order: ListOrder::Created };
+        let listing = Listing { table: "clients", alias: "c", select, total };
         let phrase = trigram_phrase(&term);
         self.list_page(
             tenant,

@@ -245,7 +245,6 @@ impl CreditBalanceStore for ThisStore {
             alias: "t",
             select: credit_transaction_select!(),
             total: Total::Matching("client_credit_transactions t"),
-            order: ListOrder::Created,
         };
         let page = self.list_page(
             tenant,

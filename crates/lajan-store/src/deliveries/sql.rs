@@ -297,7 +297,6 @@ impl DeliveryStore for ThisStore {
             alias: "d",
             select: concat!("SELECT ", delivery_columns!(), " FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id"),
             total: self.list_count(tenant, "deliveries", endpoint_id, status).await?,
-            order: ListOrder::Created,
         };
         self.list_page(
             tenant,

@@ -352,7 +352,7 @@ impl DisbursementStore for ThisStore {
             .list_page(
                 tenant,
                 &q.page,
-                Listing { table: "disbursements", alias: "d", select, total, order: ListOrder::Created },
+                Listing { table: "disbursements", alias: "d", select, total },
                 move |qb| scope(qb, tenant, status, search),
                 disbursement_from_row,
             )

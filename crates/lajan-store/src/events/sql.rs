@@ -31,7 +31,7 @@ impl EventStore for ThisStore {
             Some(_) => Total::Matching("events e"),
         };
         let listing =
-            Listing { table: "events", alias: "e", select: concat!("SELECT ", event_columns!(), " FROM events e"), total, order: ListOrder::Committed };
+            Listing { table: "events", alias: "e", select: concat!("SELECT ", event_columns!(), " FROM events e"), total };
         self.list_page(
             tenant,
             &q.page,

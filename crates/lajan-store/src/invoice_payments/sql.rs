@@ -135,7 +135,6 @@ impl InvoicePaymentStore for ThisStore {
             alias: "p",
             select: invoice_payment_select!(),
             total: Total::Matching("invoice_payments p"),
-            order: ListOrder::Created,
         };
         self.list_page(
             tenant,

@@ -375,7 +375,7 @@ impl InvoiceStore for ThisStore {
         self.list_page(
             tenant,
             &q.page,
-            Listing { table: "invoices", alias: "i", select, total, order: ListOrder::Created },
+            Listing { table: "invoices", alias: "i", select, total },
             move |qb| {
                 scope(qb);
                 if let Some(pattern) = search {

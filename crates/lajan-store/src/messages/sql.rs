@@ -228,7 +228,7 @@ impl MessageStore for ThisStore {
         self.list_page(
             tenant,
             &q.page,
-            Listing { table: "messages", alias: "m", select, total, order: ListOrder::Created },
+            Listing { table: "messages", alias: "m", select, total },
             move |qb| push_tenant_filters(qb, "m", tenant, &filters),
             message_from_row,
         )

@@ -93,7 +93,6 @@ impl PaymentLinkStore for ThisStore {
             alias: "l",
             select: link_select!(),
             total: self.list_count(tenant, "payment_links", "", None).await?,
-            order: ListOrder::Created,
         };
         self.list_page(
             tenant,

@@ -84,7 +84,7 @@ async fn list_payouts(
         .list_page(
             tenant,
             &q.page,
-            Listing { table: "payouts", alias: "p", select, total, order: ListOrder::Created },
+            Listing { table: "payouts", alias: "p", select, total },
             move |qb| {
                 match search {
                     Some(pattern) => push_payout_search(qb, tenant, scope, by_index, pattern, &phrase),

@@ -129,7 +129,6 @@ impl WebhookStore for ThisStore {
                     alias: "w",
                     select: concat!("SELECT ", endpoint_columns!(), " FROM webhook_endpoints w"),
                     total: self.list_count(tenant, "webhook_endpoints", "", None).await?,
-                    order: ListOrder::Created,
                 },
                 move |qb| push_tenant_filters(qb, "w", tenant, &[]),
                 endpoint_from_row,
