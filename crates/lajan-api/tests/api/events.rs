@@ -5,6 +5,21 @@ use lajan_testkit::expect_error;
 use reqwest::Method;
 use serde_json::{Value, json};
 
+/// The ids of the `event_type` events, oldest first, and of the deliveries a webhook endpoint is
+/// offered, claimed one at a time until none is left.
+async fn feed_and_offers(app: &lajan_testkit::TestApp, event_type: &str) -> (Vec<String>, Vec<String>) {
+    let feed: Value = app.get(&format!("/v1/events?type={event_type}&limit=10")).await.json().await.unwrap();
+    let mut feed: Vec<String> =
+        feed["data"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap().to_owned()).collect();
+    feed.reverse();
+    let (later, mut offered) = (lajan_domain::Timestamp::from_millis(i64::MAX / 2), Vec::new());
+    let one = lajan_store::ClaimLimits::up_to(1);
+    while let Some(due) = app.store().claim_deliveries(later, 60_000, &one).await.unwrap().pop() {
+        offered.push(due.delivery.event_id);
+    }
+    (feed, offered)
+}
+
 api_test!(events_filter_by_type_and_fetch_by_id, |app| {
     let a = app.client("A", "One").await;
     app.client("B", "Two").await;
@@ -129,15 +144,7 @@ api_test!(a_poller_following_the_feed_never_misses_a_payment_that_waited_for_a_l
         assert_eq!(order, expected, "round {round}: newest first, in the order they committed");
     }
     // The endpoint is offered them in the feed's order: claimed one at a time, oldest first.
-    let feed: Value = app.get("/v1/events?type=invoice.payment_received&limit=10").await.json().await.unwrap();
-    let mut feed: Vec<String> =
-        feed["data"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap().to_owned()).collect();
-    feed.reverse();
-    let (later, mut offered) = (lajan_domain::Timestamp::from_millis(i64::MAX / 2), Vec::new());
-    let one = lajan_store::ClaimLimits::up_to(1);
-    while let Some(due) = app.store().claim_deliveries(later, 60_000, &one).await.unwrap().pop() {
-        offered.push(due.delivery.event_id);
-    }
+    let (feed, offered) = feed_and_offers(app, "invoice.payment_received").await;
     assert_eq!(offered, feed, "deliveries in the feed's order");
 });
 
@@ -172,14 +179,6 @@ api_test!(any_change_that_waited_for_a_lock_is_fed_and_delivered_in_commit_order
         newer["data"].as_array().unwrap().iter().map(|e| e["data"]["object"]["id"].as_str().unwrap()).collect();
     assert_eq!(newer, if postgres { vec![held_id] } else { vec![] }, "the waited change is newer");
 
-    let feed: Value = app.get("/v1/events?type=client.updated").await.json().await.unwrap();
-    let mut feed: Vec<String> =
-        feed["data"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap().to_owned()).collect();
-    feed.reverse();
-    let (later, mut offered) = (lajan_domain::Timestamp::from_millis(i64::MAX / 2), Vec::new());
-    let one = lajan_store::ClaimLimits::up_to(1);
-    while let Some(due) = app.store().claim_deliveries(later, 60_000, &one).await.unwrap().pop() {
-        offered.push(due.delivery.event_id);
-    }
+    let (feed, offered) = feed_and_offers(app, "client.updated").await;
     assert_eq!(offered, feed, "the endpoint is offered them in the feed's order");
 });
