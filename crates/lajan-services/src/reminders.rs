@@ -92,6 +92,6 @@ impl Services {
         };
         let event = |d: &InvoiceDetail, s: &SentReminder| reminder_event(d, s, public_url);
         let reminding = Reminding { plan: &plan, event: &event, message_event: &message_event };
-        self.store.remind_invoice(tenant, id, now, &reminding).await
+        self.store.remind_invoice(tenant, id, &reminding).await
     }
 }

@@ -536,8 +536,9 @@ export class Sandbox extends Resource {
    * Runs a sandbox invoice's reminder schedule as if it were `at` (the invoice's test clock), so a
    * reminder days away can be read now: it sends what the worker would send then (none when nothing
    * is due, already sent, paid, or the client opted out), with `invoice.reminder_sent` and the
-   * messages in `GET /v1/sandbox/messages`. The worker then looks at the invoice again after `at`.
-   * Needs a sandbox key with scope `invoices:write` (or `*`).
+   * messages in `GET /v1/sandbox/messages`, worded as of `at` but dated now, so newest-first lists
+   * stay in order. The worker then looks at the invoice again after `at`. Needs a sandbox key with
+   * scope `invoices:write` (or `*`).
    */
   remindInvoice(id: string, params: RemindAt, options?: RequestOptions): Promise<RemindersSent> {
     return this.client.request("POST", `/v1/sandbox/invoices/${path(id)}/remind`, { body: params }, options);

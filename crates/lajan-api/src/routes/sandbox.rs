@@ -51,7 +51,7 @@ pub struct RemindersSent {
 }
 
 #[utoipa::path(post, operation_id = "remindSandboxInvoice", path = "/v1/sandbox/invoices/{id}/remind", tag = "Sandbox", params(("id" = String, Path, description = "inv_..."), IdempotencyKeyHeader),
-    description = "Runs a sandbox invoice's reminder schedule as if it were `at` (the invoice's test clock), so a reminder days away can be read now: it sends what the worker would send then (none when nothing is due, already sent, paid, or the client opted out), with `invoice.reminder_sent` and the messages in `GET /v1/sandbox/messages`. The worker then looks at the invoice again after `at`. Needs a sandbox key with scope `invoices:write` (or `*`).",
+    description = "Runs a sandbox invoice's reminder schedule as if it were `at` (the invoice's test clock), so a reminder days away can be read now: it sends what the worker would send then (none when nothing is due, already sent, paid, or the client opted out), with `invoice.reminder_sent` and the messages in `GET /v1/sandbox/messages`, worded as of `at` but dated now, so newest-first lists stay in order. The worker then looks at the invoice again after `at`. Needs a sandbox key with scope `invoices:write` (or `*`).",
     request_body = RemindAt,
     responses((status = 200, body = RemindersSent), (status = 400, body = ErrorBody, description = "validation_error: at"),
         (status = 403, body = ErrorBody, description = "a live key, or a key without invoices:write"), (status = 404, body = ErrorBody)))]

@@ -207,6 +207,37 @@ api_test!(the_sandbox_runs_an_invoices_reminders_at_a_chosen_time, |app| {
     lajan_testkit::expect_error(r, 403, "forbidden").await;
 });
 
+api_test!(a_sandbox_reminder_run_years_ahead_is_recorded_at_the_real_time_and_lists_stay_in_order, |app| {
+    let client = app.reachable_client().await;
+    let client_id = client["id"].as_str().unwrap();
+    let invoice = app.invoice(client_id, json!({ "dueDate": "2030-01-31", "sendImmediately": true })).await;
+    let id = invoice["id"].as_str().unwrap();
+    let before = Timestamp::now();
+    let path = format!("/v1/sandbox/invoices/{id}/remind");
+    let sent: Value = app.post(&path, &json!({ "at": "2030-02-03T09:00:00Z" })).await.json().await.unwrap();
+    let after = Timestamp::now();
+    // The text was written at the simulated time: three days after the due date.
+    assert_eq!(sent["reminders"][0]["offsetDays"], 3);
+    let is_now = |v: &Value| {
+        let t = Timestamp::parse_rfc3339(v.as_str().unwrap()).unwrap();
+        before <= t && t <= after
+    };
+    let messages = get(app, &format!("/v1/messages?invoiceId={id}")).await;
+    let reminders: Vec<&Value> =
+        messages["data"].as_array().unwrap().iter().filter(|m| m["template"] == "reminder").collect();
+    assert_eq!(reminders.len(), 2);
+    assert!(reminders.iter().all(|m| is_now(&m["createdAt"])), "{reminders:?}");
+    let events = get(app, "/v1/events?type=invoice.reminder_sent&limit=1").await;
+    assert!(is_now(&events["data"][0]["createdAt"]), "{events}");
+
+    // What happens next is newest in every newest-first list, above the reminders.
+    let next = app.invoice(client_id, json!({ "dueDate": "2030-01-31", "sendImmediately": true })).await;
+    let newest = get(app, "/v1/messages?limit=1").await;
+    assert_eq!(newest["data"][0]["invoiceId"], next["id"], "{newest}");
+    let newest = get(app, "/v1/events?limit=1").await;
+    assert_ne!(newest["data"][0]["type"], "invoice.reminder_sent", "{newest}");
+});
+
 api_test!(each_receipt_tells_what_its_own_payment_left_and_a_reversed_one_is_not_sent, |app| {
     // Three payments land before the receipt worker runs: the last completes the invoice. Each
     // receipt still says what was left right after its own payment; the one reversed before it

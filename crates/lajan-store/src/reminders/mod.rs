@@ -47,14 +47,14 @@ pub trait ReminderStore: Send + Sync {
     /// on so no other worker takes them meanwhile (one that dies leaves them due again).
     async fn claim_reminders(&self, now: Timestamp, lease_ms: i64, limit: i64) -> StoreResult<Vec<(Tenant, String)>>;
 
-    /// Reminds invoice `id` at `at` in one transaction: locks it, asks `reminding.plan`, records
-    /// each reminder it sends (at most once: a reminder already recorded is never sent again),
-    /// queues its messages, records `invoice.reminder_sent`, and keeps when to look again.
+    /// Reminds invoice `id` in one transaction: locks it, asks `reminding.plan` (which decides at
+    /// the schedule's clock), records each reminder it sends (at most once: a reminder already
+    /// recorded is never sent again), queues its messages, records `invoice.reminder_sent`, all
+    /// dated at the real time, and keeps when to look again.
     async fn remind_invoice(
         &self,
         tenant: &Tenant,
         id: &str,
-        at: Timestamp,
         reminding: &Reminding<'_>,
     ) -> StoreResult<Vec<SentReminder>>;
 

@@ -39,11 +39,13 @@ impl ReminderStore for ThisStore {
         &self,
         tenant: &Tenant,
         id: &str,
-        at: Timestamp,
         reminding: &Reminding<'_>,
     ) -> StoreResult<Vec<SentReminder>> {
         let mut tx = self.begin_write().await?;
         let (_, detail) = lock_intent_and_invoice(&mut tx, tenant, id).await?;
+        // The plan decides at the schedule's clock (a sandbox run's may be years ahead); what is
+        // recorded is dated when it happens, so it sits in order among everything else the tenant does.
+        let recorded_at = Timestamp::now();
         let rows = query("SELECT installment, offset_days FROM invoice_reminders WHERE invoice_id = $1")
             .bind(id)
             .fetch_all(&mut *tx)
@@ -71,16 +73,16 @@ impl ReminderStore for ThisStore {
             .bind(i64::from(reminder.key.offset_days))
             .bind(&tenant.org_id)
             .bind(tenant.env.as_str())
-            .bind(at.as_millis())
+            .bind(recorded_at.as_millis())
             .execute(&mut *tx)
             .await?;
             let mut queued = Vec::with_capacity(messages.len());
             for m in &messages {
                 let about = MessageAbout::Invoice(id, &detail.client.id);
-                queued.push(insert_message(&mut tx, tenant, m, about, at, reminding.message_event).await?);
+                queued.push(insert_message(&mut tx, tenant, m, about, recorded_at, reminding.message_event).await?);
             }
             let sent = SentReminder { reminder, messages: queued };
-            insert_event(&mut tx, tenant, at, &(reminding.event)(&detail, &sent)).await?;
+            insert_event(&mut tx, tenant, recorded_at, &(reminding.event)(&detail, &sent)).await?;
             recorded.push(sent);
         }
         query("UPDATE invoices SET next_reminder_at = $1 WHERE org_id = $2 AND env = $3 AND id = $4")
