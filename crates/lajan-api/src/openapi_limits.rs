@@ -54,9 +54,15 @@ fn email() -> Value {
     json!({ "format": "email", "maxLength": 254 })
 }
 
-/// An E.164 phone number, as requests take it and answers give it.
+/// An E.164 phone number, as answers give it.
 pub fn phone() -> Value {
     json!({ "pattern": r"^\+[1-9][0-9]{7,14}$" })
+}
+
+/// A phone number as requests take it: digits, with or without the country code, and the
+/// spaces, dots, dashes, slashes and brackets people write between them.
+pub fn typed_phone() -> Value {
+    json!({ "pattern": r"^[0-9+ ().\-/\u00A0]*[0-9][0-9+ ().\-/\u00A0]*$", "maxLength": 32 })
 }
 
 fn invoice_number() -> Value {

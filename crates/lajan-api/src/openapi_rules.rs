@@ -6,7 +6,7 @@
 //! id exists, a date in the future) are the server's alone, and `.ci/schemathesis.toml` says so
 //! operation by operation.
 
-use crate::openapi_limits::{account, asset_code, phone};
+use crate::openapi_limits::{account, asset_code, typed_phone};
 use lajan_domain::client::PersonName;
 use lajan_domain::{disbursement, invoice, invoice_payment, payout, validation, webhook};
 use serde_json::{Value, json};
@@ -42,7 +42,7 @@ fn rules() -> Vec<(&'static str, &'static str, Value)> {
         "pattern": format!(r"^{space}[A-Za-z0-9!#$%&'*+/=?^_`{{|}}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{{|}}~-]+)*@[A-Za-z0-9]([A-Za-z0-9-]{{0,61}}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{{0,61}}[A-Za-z0-9])?)+{space}$"),
         "maxLength": 254,
     });
-    let (phone, account, asset_code) = (phone(), account(), asset_code());
+    let (phone, account, asset_code) = (typed_phone(), account(), asset_code());
     let memo = text(payout::MEMO_BYTES, false, false);
     let due_date = json!({ "format": "date" });
     vec![

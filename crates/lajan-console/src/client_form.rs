@@ -15,6 +15,8 @@ use lajan_domain::client::{Client, ClientInput, ClientPatchInput, Language, Veri
 use lajan_domain::id::IdKind;
 use lajan_domain::user::Duty;
 use lajan_domain::verification::VerificationKind;
+use lajan_i18n::answering_in;
+use lajan_i18n::typed::read_date;
 use lajan_services::ServiceError;
 use lajan_services::views::clients::ClientView;
 use lajan_store::{IdempotentResponse, StoreError};
@@ -55,8 +57,10 @@ pub struct ClientForm {
 
 impl ClientForm {
     fn verification(&self) -> Option<VerificationInput> {
-        filled(&self.verification_type)
-            .map(|kind| VerificationInput { kind: Some(kind), value: Some(self.verification_value.clone()) })
+        filled(&self.verification_type).map(|kind| VerificationInput {
+            kind: Some(kind),
+            value: Some(read_date(answering_in(), &self.verification_value)),
+        })
     }
 
     fn of(client: &Client) -> ClientForm {

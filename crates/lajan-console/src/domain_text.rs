@@ -62,7 +62,8 @@ const RULES: &[(&str, &str)] = &[
     ("must be one of {}", "rule-one-of"),
     ("must not contain control or invisible formatting characters (found {} at character {})", "rule-control"),
     ("must be an email address {}", "rule-email"),
-    ("must be an E.164 phone number like {}", "rule-phone"),
+    ("must be a phone number, such as {} or {}", "rule-phone"),
+    ("must be a two-letter country code (ISO 3166-1), such as {}", "rule-country"),
     ("must be a date of birth in the form YYYY-MM-DD", "rule-date-of-birth"),
     ("must be a date between {}-01-01 and today", "rule-date-from"),
     ("must be a year and month in the form YYYY-MM", "rule-year-month"),
@@ -124,7 +125,11 @@ const RULES: &[(&str, &str)] = &[
     ("The header row could not be read: {}", "rule-header-unreadable"),
     ("Row {} could not be read: {}", "rule-row-unreadable"),
     ("The header names {} twice", "rule-header-twice"),
-    ("The header names an unknown column {}; the columns are {}", "rule-header-unknown-column"),
+    (
+        "The header names an unknown column {}; the columns are {} (separated by commas, or by semicolons as a \
+         French spreadsheet saves them)",
+        "rule-header-unknown-column",
+    ),
     ("The header must name an assetAmount column", "rule-header-amount"),
     ("The header must name a recipient column: {}", "rule-header-recipient"),
     ("{} must be a calendar date in the form YYYY-MM-DD", "rule-calendar-date"),

@@ -1,5 +1,6 @@
 //! What a maker does to an invoice from its page: send it (by email, SMS or both), void it
-//! (once confirmed), record a payment received outside Lajan, reverse a payment counted by
+//! (once confirmed), record a payment received outside Lajan (one above what is owed once
+//! confirmed), reverse a payment counted by
 //! mistake, and issue or void a credit note, through the API's service methods as the user,
 //! each followed by its page saying it was done. Sending, voiding or
 //! reversing twice is refused by the state, as in the API; a payment or credit note form posted
@@ -19,7 +20,7 @@ use lajan_domain::credit_note::CreditNoteInput;
 use lajan_domain::id::IdKind;
 use lajan_domain::invoice_payment::OutsidePaymentInput;
 use lajan_domain::message::Channel;
-use lajan_domain::money::format_scaled;
+use lajan_domain::money::{format_scaled, parse_amount};
 use lajan_domain::user::Duty;
 use lajan_domain::validation::parse_reason;
 use lajan_i18n::{say, say_with};
@@ -108,6 +109,8 @@ pub struct PaymentForm {
     /// The form's one-time key.
     #[serde(default)]
     once: String,
+    /// Set by the confirmation page's button: a payment above what is owed asks first.
+    confirmed: Option<String>,
 }
 
 pub async fn record_payment(
@@ -118,6 +121,11 @@ pub async fn record_payment(
     let (signed, form) = (&request.signed, &request.form);
     if let Some(refused) = signed.refused_unless(Duty::Prepare) {
         return refused;
+    }
+    if form.confirmed.is_none()
+        && let Some(ask) = confirm_overpayment(&console, signed, &id, form).await
+    {
+        return ask;
     }
     let tenant = signed.session.tenant();
     let path = format!("/console/invoices/{id}/payments");
@@ -141,6 +149,41 @@ pub async fn record_payment(
         Err(ServiceError::Store(StoreError::IdempotencyKeyTaken)) => once::taken(&console, &tenant, &claim).await,
         recorded => finish_typed(signed.frame(), &id, recorded.map(drop), "payment", &numbers),
     }
+}
+
+/// The page asking to confirm a payment above what invoice `id` owes (a typo of `99 999,00` for
+/// `2 401,00` is the case it is for), naming the excess and that it goes to the client's credit
+/// balance; `None` when the payment is not above it (or not an amount: the record refuses it).
+async fn confirm_overpayment(console: &Console, signed: &Signed, id: &str, form: &PaymentForm) -> Option<Response> {
+    let plain = TypedNumbers::default().read("amount", &form.amount)?;
+    let amount = parse_amount("amount", &plain).ok()?;
+    let detail = console.services.store.get_invoice(&signed.session.tenant(), id).await.ok()??;
+    let owed = detail.invoice.amount_remaining();
+    if amount <= owed {
+        return None;
+    }
+    let unit = detail.invoice.currency.code();
+    let money = |cents: i64| confirm::money(&format_scaled(cents, 2), unit);
+    let client = format!("{} {}", detail.client.first_name, detail.client.last_name);
+    let args = [
+        ("amount", money(amount)),
+        ("owed", money(owed)),
+        ("excess", money(amount - owed)),
+        ("number", detail.invoice.number.clone()),
+        ("client", client),
+    ];
+    let text = say_with("confirm-overpayment", &args);
+    let fields = vec![
+        ("amount", form.amount.clone()),
+        ("method", form.method.clone()),
+        ("reference", form.reference.clone()),
+        ("once", form.once.clone()),
+    ];
+    let back = format!("/console/invoices/{id}");
+    Some(confirm::page(
+        signed.frame(),
+        Confirm { text, fields, button: "confirm-yes-record-payment", danger: false, back: &back },
+    ))
 }
 
 #[derive(Deserialize)]

@@ -159,7 +159,7 @@ async fn form_page(
     editing: Option<&str>,
     errors: Vec<String>,
 ) -> Response {
-    let clients = match lists::client_choices(console, &signed.session.tenant(), false).await {
+    let clients = match lists::client_choices(console, &signed.session.tenant()).await {
         Ok(clients) => clients,
         Err(e) => return pages::failure(&e),
     };

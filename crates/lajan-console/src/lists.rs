@@ -147,21 +147,21 @@ impl Pager {
     }
 }
 
-/// The tenant's clients (the 100 most recent) as a form's choices: id, name and whether an
-/// invoice can be sent to them (an email or a phone number); with `wallets_only`, those a
-/// payout can pay.
-pub async fn client_choices(
-    console: &Console,
-    tenant: &Tenant,
-    wallets_only: bool,
-) -> ServiceResult<Vec<minijinja::Value>> {
+/// The tenant's clients (the 100 most recent) as a form's choices: id, name, whether they can
+/// be written to (an email or a phone number: an invoice or an invitation reaches them) and
+/// whether they have a wallet (a payout to one without waits for them to register it).
+pub async fn client_choices(console: &Console, tenant: &Tenant) -> ServiceResult<Vec<minijinja::Value>> {
     let query = ClientQuery { search: None, page: PageRequest::numbered(1, MAX_LIMIT) };
     let clients = console.services.store.list_clients(tenant, &query).await?.items;
     Ok(clients
         .iter()
-        .filter(|c| !wallets_only || c.wallet_account_id.is_some())
         .map(|c| {
-            minijinja::context! { id => c.id, name => format!("{} {}", c.first_name, c.last_name), reachable => c.reachable() }
+            minijinja::context! {
+                id => c.id,
+                name => format!("{} {}", c.first_name, c.last_name),
+                reachable => c.reachable(),
+                has_wallet => c.wallet_account_id.is_some(),
+            }
         })
         .collect())
 }

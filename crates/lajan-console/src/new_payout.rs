@@ -1,5 +1,6 @@
-//! A single payout from the console (makers and admins): the form (a client with a wallet, or a
-//! wallet address; amount, asset, memo) and its post, which creates the payout through the API's
+//! A single payout from the console (makers and admins): the form (any client, those without a
+//! wallet marked as the ones who will be invited to register one, or a wallet address; amount,
+//! asset, memo) and its post, which creates the payout through the API's
 //! service method as the user, once however often the form is posted.
 
 use crate::guard::{Protected, Signed, filled};
@@ -46,7 +47,7 @@ async fn form_page(
     form: &PayoutForm,
     errors: Vec<String>,
 ) -> Response {
-    let clients = match lists::client_choices(console, &signed.session.tenant(), true).await {
+    let clients = match lists::client_choices(console, &signed.session.tenant()).await {
         Ok(clients) => clients,
         Err(e) => return pages::failure(&e),
     };

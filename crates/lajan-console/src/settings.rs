@@ -37,6 +37,8 @@ pub struct SettingsForm {
     #[serde(default)]
     timezone: String,
     #[serde(default)]
+    country: Option<String>,
+    #[serde(default)]
     allow_partial_payments: Option<String>,
     /// The receivers' fields; one left out (or empty) keeps its value.
     #[serde(default)]
@@ -168,6 +170,7 @@ async fn settings_form(console: &Console, signed: &Signed) -> Result<Value, Serv
         payout_approval_required => settings.payout_approval_required.then_some("on"),
         require_distinct_approver => settings.require_distinct_approver.then_some("on"),
         timezone => settings.timezone,
+        country => settings.country,
         allow_partial_payments => settings.allow_partial_payments.then_some("on"),
         default_client_language => settings.default_client_language,
         invitation_resend_days => settings.invitation_resend_days.to_string(),
@@ -213,10 +216,12 @@ pub async fn save(State(console): State<Console>, request: Protected<SettingsFor
         payout_approval_required: Some(form.payout_approval_required.is_some()),
         require_distinct_approver: Some(form.require_distinct_approver.is_some()),
         timezone: Some(form.timezone.trim().to_owned()),
+        country: given(&form.country).map(str::to_owned),
         allow_partial_payments: Some(form.allow_partial_payments.is_some()),
         // Reminders and receipts are set through the API (`PUT /v1/settings`); the form keeps them.
         reminders: Default::default(),
         payment_receipts: None,
+        receipt_grace_minutes: None,
         receivers: ReceiverSettingsInput {
             default_client_language: given(&form.default_client_language).map(str::to_owned),
             invitation_resend_days: number(&form.invitation_resend_days),

@@ -1,6 +1,7 @@
 //! Clients: the people an organization invoices and pays, and the value types of their fields.
 
 use crate::Timestamp;
+use crate::phone::{PhoneCountry, PhoneNumber};
 use crate::stellar_memo::StellarMemo;
 use crate::validation::{FieldError, FieldErrors, Invalid};
 use crate::verification::{Verification, VerificationAnswer, VerificationKind};
@@ -62,25 +63,6 @@ impl Email {
             return bad();
         }
         Ok(Email(s.to_owned()))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-/// A phone number in E.164: `+`, a non-zero country digit, 8 to 15 digits in all.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PhoneNumber(String);
-
-impl PhoneNumber {
-    pub fn parse(raw: &str) -> Result<Self, String> {
-        let bad = || Err("must be an E.164 phone number like +50937000000".to_owned());
-        let Some(digits) = raw.strip_prefix('+') else { return bad() };
-        if !(8..=15).contains(&digits.len()) || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
-            return bad();
-        }
-        Ok(PhoneNumber(raw.to_owned()))
     }
 
     pub fn as_str(&self) -> &str {
@@ -214,7 +196,13 @@ impl ClientInput {
     /// Validates every field at once and builds a new client with the given id and time, and
     /// the verification's answer for the caller to seal ([`Client::verification`] is `None`
     /// until it does).
-    pub fn into_client(self, id: String, now: Timestamp) -> Result<(Client, Option<VerificationAnswer>), Invalid> {
+    /// A phone number written without its country code is read in `country`.
+    pub fn into_client(
+        self,
+        id: String,
+        now: Timestamp,
+        country: PhoneCountry,
+    ) -> Result<(Client, Option<VerificationAnswer>), Invalid> {
         let mut errors = FieldErrors::new();
         let first = match self.first_name.as_deref() {
             Some(raw) => errors.take("firstName", PersonName::parse(raw)),
@@ -231,7 +219,9 @@ impl ClientInput {
             }
         };
         let email = optional(&mut errors, "email", self.email.as_deref(), Email::parse);
-        let phone = optional(&mut errors, "phoneNumber", self.phone_number.as_deref(), PhoneNumber::parse);
+        let phone = optional(&mut errors, "phoneNumber", self.phone_number.as_deref(), |raw| {
+            PhoneNumber::parse_in(raw, country)
+        });
         let wallet = optional(&mut errors, "walletAccountId", self.wallet_account_id.as_deref(), WalletAddress::parse);
         let language = optional(&mut errors, "language", self.language.as_deref(), str::parse::<Language>);
         let wallet_memo =
@@ -249,7 +239,7 @@ impl ClientInput {
             first_name: first.0,
             last_name: last.0,
             email: email.map(|e| e.0),
-            phone_number: phone.map(|p| p.0),
+            phone_number: phone.map(PhoneNumber::into_string),
             wallet_account_id: wallet.map(|w| w.0),
             wallet_memo,
             language: language.unwrap_or(Language::DEFAULT),
@@ -300,22 +290,29 @@ pub struct ClientPatch {
 impl ClientPatchInput {
     /// Validates every field at once: the change, and the new verification's answer for the
     /// caller to seal into [`ClientPatch::verification`] (`Some(None)`: remove it).
-    pub fn parse(self, now: Timestamp) -> Result<(ClientPatch, Option<Option<VerificationAnswer>>), Invalid> {
+    /// A phone number written without its country code is read in `country`.
+    pub fn parse(
+        self,
+        now: Timestamp,
+        country: PhoneCountry,
+    ) -> Result<(ClientPatch, Option<Option<VerificationAnswer>>), Invalid> {
         let mut errors = FieldErrors::new();
         let name = |s: &str| PersonName::parse(s).map(|n| n.0);
         let first_name = errors.not_null("firstName", self.first_name, name);
         let last_name = errors.not_null("lastName", self.last_name, name);
         let language = errors.not_null("language", self.language, str::parse::<Language>);
         let mut clearable =
-            |field: &str, raw: Option<Option<String>>, parse: fn(&str) -> Result<String, String>| match raw {
+            |field: &str, raw: Option<Option<String>>, parse: &dyn Fn(&str) -> Result<String, String>| match raw {
                 None => None,
                 Some(None) => Some(None),
                 Some(Some(s)) => errors.take(field, parse(&s)).map(Some),
             };
-        let email = clearable("email", self.email, |s| Email::parse(s).map(|v| v.0));
-        let phone_number = clearable("phoneNumber", self.phone_number, |s| PhoneNumber::parse(s).map(|v| v.0));
+        let email = clearable("email", self.email, &|s| Email::parse(s).map(|v| v.0));
+        let phone_number = clearable("phoneNumber", self.phone_number, &|s| {
+            PhoneNumber::parse_in(s, country).map(PhoneNumber::into_string)
+        });
         let wallet_account_id =
-            clearable("walletAccountId", self.wallet_account_id, |s| WalletAddress::parse(s).map(|v| v.0));
+            clearable("walletAccountId", self.wallet_account_id, &|s| WalletAddress::parse(s).map(|v| v.0));
         let kind = self.wallet_memo_type.as_deref();
         let wallet_memo = match self.wallet_memo {
             Some(None) if kind.is_none() => Some(None),
@@ -415,15 +412,6 @@ mod tests {
     }
 
     #[test]
-    fn phone_is_e164() {
-        assert!(PhoneNumber::parse("+50937000000").is_ok());
-        assert!(PhoneNumber::parse("+14155550100").is_ok());
-        for bad in ["50937000000", "+0937000000", "+509 3700 0000", "+1234567", "+1234567890123456", "+"] {
-            assert!(PhoneNumber::parse(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
     fn email_shapes() {
         assert!(Email::parse("marie@example.ht").is_ok());
         assert!(Email::parse("a.b+c@sub.example.com").is_ok());
@@ -466,7 +454,7 @@ mod tests {
             reminders_enabled: None,
             verification: Some(VerificationInput { kind: Some("pin".into()), value: None }),
         };
-        let err = input.into_client("cli_x".into(), Timestamp::from_millis(0)).unwrap_err();
+        let err = input.into_client("cli_x".into(), Timestamp::from_millis(0), PhoneCountry::HAITI).unwrap_err();
         assert_eq!(err.code, "validation_error");
         let fields: Vec<_> = err.details.iter().map(|d| d.field.as_str()).collect();
         assert_eq!(
@@ -492,12 +480,12 @@ mod tests {
             email: Some("m@example.ht".into()),
             ..Default::default()
         }
-        .into_client("cli_x".into(), Timestamp::from_millis(1))
+        .into_client("cli_x".into(), Timestamp::from_millis(1), PhoneCountry::HAITI)
         .unwrap()
         .0;
         assert_eq!(c.first_name, "Marie");
         let patch = ClientPatchInput { email: Some(None), last_name: Some(Some("Paul".into())), ..Default::default() }
-            .parse(Timestamp::from_millis(2))
+            .parse(Timestamp::from_millis(2), PhoneCountry::HAITI)
             .unwrap()
             .0;
         assert_eq!(c.apply(&patch, Timestamp::from_millis(2)), Ok(true));
@@ -505,7 +493,9 @@ mod tests {
         assert_eq!(c.last_name, "Paul");
         assert_eq!(c.updated_at, Timestamp::from_millis(2));
         assert_eq!(c.apply(&patch, Timestamp::from_millis(3)), Ok(false), "same patch twice changes nothing");
-        let err = ClientPatchInput { first_name: Some(None), ..Default::default() }.parse(NOW).unwrap_err();
+        let err = ClientPatchInput { first_name: Some(None), ..Default::default() }
+            .parse(NOW, PhoneCountry::HAITI)
+            .unwrap_err();
         assert_eq!(err.details[0].field, "firstName");
     }
 
@@ -513,15 +503,18 @@ mod tests {
     fn a_wallet_memo_belongs_to_its_wallet() {
         let named = || ClientInput { first_name: Some("M".into()), last_name: Some("J".into()), ..Default::default() };
         let alone = ClientInput { wallet_memo: Some("42".into()), ..named() };
-        let err = alone.into_client("cli_x".into(), NOW).unwrap_err();
+        let err = alone.into_client("cli_x".into(), NOW, PhoneCountry::HAITI).unwrap_err();
         assert_eq!((err.details[0].field.as_str(), err.details.len()), ("walletMemo", 1));
         let typed = ClientInput { wallet_memo_type: Some("id".into()), ..named() };
-        assert_eq!(typed.into_client("cli_x".into(), NOW).unwrap_err().details[0].field, "walletMemoType");
+        assert_eq!(
+            typed.into_client("cli_x".into(), NOW, PhoneCountry::HAITI).unwrap_err().details[0].field,
+            "walletMemoType"
+        );
         let wallet = || Some(GOOD.to_owned());
         let input = ClientInput { wallet_account_id: wallet(), wallet_memo: Some("42".into()), ..named() };
-        let (mut c, _) = input.into_client("cli_x".into(), NOW).unwrap();
+        let (mut c, _) = input.into_client("cli_x".into(), NOW, PhoneCountry::HAITI).unwrap();
         assert_eq!(c.wallet_memo, Some(StellarMemo::Id(42)));
-        let patch = |p: ClientPatchInput| p.parse(NOW).unwrap().0;
+        let patch = |p: ClientPatchInput| p.parse(NOW, PhoneCountry::HAITI).unwrap().0;
         // The same address again keeps the memo; a new one without a memo drops it.
         assert_eq!(
             c.apply(&patch(ClientPatchInput { wallet_account_id: Some(wallet()), ..Default::default() }), NOW),
@@ -547,18 +540,25 @@ mod tests {
     fn a_client_speaks_creole_unless_told_otherwise() {
         let named =
             || ClientInput { first_name: Some("Marie".into()), last_name: Some("Jean".into()), ..Default::default() };
-        let (c, _) = named().into_client("cli_x".into(), Timestamp::from_millis(1)).unwrap();
+        let (c, _) = named().into_client("cli_x".into(), Timestamp::from_millis(1), PhoneCountry::HAITI).unwrap();
         assert_eq!(c.language, Language::Ht);
         let fr = ClientInput { language: Some("fr".into()), ..named() };
-        assert_eq!(fr.into_client("cli_y".into(), Timestamp::from_millis(1)).unwrap().0.language, Language::Fr);
+        assert_eq!(
+            fr.into_client("cli_y".into(), Timestamp::from_millis(1), PhoneCountry::HAITI).unwrap().0.language,
+            Language::Fr
+        );
         for bad in ["FR", "de", "", "fr-HT"] {
             let input = ClientInput { language: Some(bad.into()), ..named() };
-            let err = input.into_client("cli_z".into(), Timestamp::from_millis(1)).unwrap_err();
+            let err = input.into_client("cli_z".into(), Timestamp::from_millis(1), PhoneCountry::HAITI).unwrap_err();
             assert_eq!(err.details[0].field, "language", "{bad}");
         }
-        let to_en = ClientPatchInput { language: Some(Some("en".into())), ..Default::default() }.parse(NOW).unwrap();
+        let to_en = ClientPatchInput { language: Some(Some("en".into())), ..Default::default() }
+            .parse(NOW, PhoneCountry::HAITI)
+            .unwrap();
         assert_eq!(to_en.0.language, Some(Language::En));
-        let cleared = ClientPatchInput { language: Some(None), ..Default::default() }.parse(NOW).unwrap_err();
+        let cleared = ClientPatchInput { language: Some(None), ..Default::default() }
+            .parse(NOW, PhoneCountry::HAITI)
+            .unwrap_err();
         assert_eq!(cleared.details[0].field, "language", "a client always has a language");
     }
 
@@ -568,12 +568,18 @@ mod tests {
             || ClientInput { first_name: Some("Marie".into()), last_name: Some("Jean".into()), ..Default::default() };
         let asked = |kind: &str, value: &str| VerificationInput { kind: Some(kind.into()), value: Some(value.into()) };
         let input = ClientInput { verification: Some(asked("date_of_birth", "1990-5-7")), ..named() };
-        let (client, answer) = input.into_client("cli_x".into(), NOW).unwrap();
+        let (client, answer) = input.into_client("cli_x".into(), NOW, PhoneCountry::HAITI).unwrap();
         assert_eq!(client.verification, None, "sealed by the caller");
         let answer = answer.unwrap();
         assert_eq!((answer.kind, answer.secret()), (VerificationKind::DateOfBirth, "1990-05-07"));
         let fields = |input: ClientInput| -> Vec<String> {
-            input.into_client("cli_x".into(), NOW).unwrap_err().details.into_iter().map(|d| d.field).collect()
+            input
+                .into_client("cli_x".into(), NOW, PhoneCountry::HAITI)
+                .unwrap_err()
+                .details
+                .into_iter()
+                .map(|d| d.field)
+                .collect()
         };
         assert_eq!(
             fields(ClientInput { verification: Some(asked("passport", "X")), ..named() }),
@@ -582,10 +588,12 @@ mod tests {
         assert_eq!(fields(ClientInput { verification: Some(asked("pin", "12")), ..named() }), ["verification.value"]);
         let empty = ClientInput { verification: Some(VerificationInput::default()), ..named() };
         assert_eq!(fields(empty), ["verification.type", "verification.value"]);
-        let (patch, answer) = ClientPatchInput { verification: Some(None), ..Default::default() }.parse(NOW).unwrap();
+        let (patch, answer) = ClientPatchInput { verification: Some(None), ..Default::default() }
+            .parse(NOW, PhoneCountry::HAITI)
+            .unwrap();
         assert_eq!((patch.verification, answer), (None, Some(None)), "removing it is an answer of none");
         let (_, answer) = ClientPatchInput { verification: Some(Some(asked("pin", "0042"))), ..Default::default() }
-            .parse(NOW)
+            .parse(NOW, PhoneCountry::HAITI)
             .unwrap();
         assert_eq!(answer.flatten().map(|a| a.secret().to_owned()), Some("0042".into()));
     }

@@ -54,6 +54,7 @@ pub mod org;
 pub mod pagination;
 pub mod payment;
 pub mod payout;
+pub mod phone;
 pub mod receiver;
 pub mod reminder;
 pub mod retry;

@@ -3,6 +3,7 @@
 //! wallet are reached, and how the organization presents itself to their wallets.
 
 use crate::money::{Currency, TaxRate};
+use crate::phone::PhoneCountry;
 use crate::receiver::{ReceiverSettings, ReceiverSettingsInput};
 use crate::reminder::{ReminderSettings, ReminderSettingsInput};
 use crate::stellar_profile::{StellarProfile, StellarProfileInput};
@@ -16,6 +17,9 @@ pub struct Settings {
     pub require_distinct_approver: bool,
     /// An IANA timezone name, e.g. `America/Port-au-Prince`.
     pub timezone: String,
+    /// The organization's country: a phone number written without its country code is read as
+    /// one of its numbers.
+    pub country: PhoneCountry,
     pub invoicing: InvoicingSettings,
     pub receivers: ReceiverSettings,
     pub stellar: StellarProfile,
@@ -32,7 +36,14 @@ pub struct InvoicingSettings {
     pub reminders: ReminderSettings,
     /// Whether a client gets a short receipt, with what is left, when a payment lands.
     pub payment_receipts: bool,
+    /// Minutes the receipt of a payment a person recorded (cash, MonCash, a transfer) waits
+    /// before it goes: a typo reversed within them never reaches the client.
+    pub receipt_grace_minutes: u32,
 }
+
+/// The longest a recorded payment's receipt may wait: an hour, after which a receipt no longer
+/// reads as one.
+pub const MAX_RECEIPT_GRACE_MINUTES: u32 = 60;
 
 impl Default for InvoicingSettings {
     fn default() -> Self {
@@ -40,6 +51,7 @@ impl Default for InvoicingSettings {
             allow_partial_payments: true,
             reminders: ReminderSettings::default(),
             payment_receipts: true,
+            receipt_grace_minutes: 5,
         }
     }
 }
@@ -52,6 +64,7 @@ impl Default for Settings {
             payout_approval_required: true,
             require_distinct_approver: false,
             timezone: "UTC".into(),
+            country: PhoneCountry::HAITI,
             invoicing: InvoicingSettings::default(),
             receivers: ReceiverSettings::default(),
             stellar: StellarProfile::default(),
@@ -68,9 +81,11 @@ pub struct SettingsInput {
     pub payout_approval_required: Option<bool>,
     pub require_distinct_approver: Option<bool>,
     pub timezone: Option<String>,
+    pub country: Option<String>,
     pub allow_partial_payments: Option<bool>,
     pub reminders: ReminderSettingsInput,
     pub payment_receipts: Option<bool>,
+    pub receipt_grace_minutes: Option<i64>,
     pub receivers: ReceiverSettingsInput,
     pub stellar: StellarProfileInput,
 }
@@ -137,11 +152,24 @@ impl Settings {
         if let Some(tz) = input.timezone.as_deref().and_then(|t| errors.take("timezone", parse_timezone(t))) {
             next.timezone = tz;
         }
+        if let Some(c) = input.country.as_deref().and_then(|c| errors.take("country", PhoneCountry::parse(c))) {
+            next.country = c;
+        }
         if let Some(b) = input.allow_partial_payments {
             next.invoicing.allow_partial_payments = b;
         }
         if let Some(b) = input.payment_receipts {
             next.invoicing.payment_receipts = b;
+        }
+        if let Some(m) = input.receipt_grace_minutes {
+            let range = 0..=i64::from(MAX_RECEIPT_GRACE_MINUTES);
+            match u32::try_from(m) {
+                Ok(minutes) if range.contains(&m) => next.invoicing.receipt_grace_minutes = minutes,
+                _ => errors.add(
+                    "receiptGraceMinutes",
+                    format!("must be a whole number from 0 to {MAX_RECEIPT_GRACE_MINUTES}"),
+                ),
+            }
         }
         next.invoicing.reminders = self.invoicing.reminders.updated(input.reminders, &mut errors);
         next.receivers = self.receivers.updated(input.receivers, &mut errors);
@@ -188,9 +216,11 @@ mod tests {
                 default_tax_rate: Some("10".into()),
                 timezone: Some("America/Port-au-Prince".into()),
                 require_distinct_approver: Some(true),
+                country: Some("us".into()),
                 ..Default::default()
             })
             .unwrap();
+        assert_eq!(next.country.code(), "US");
         assert_eq!(next.default_currency, Currency::Usd);
         assert_eq!(next.default_tax_rate, TaxRate::from_thousandths(10_000));
         assert!(next.require_distinct_approver && next.payout_approval_required);
@@ -199,9 +229,10 @@ mod tests {
                 default_currency: Some("EUR".into()),
                 default_tax_rate: Some("101".into()),
                 timezone: Some("Mars/Olympus".into()),
+                country: Some("Haiti".into()),
                 ..Default::default()
             })
             .unwrap_err();
-        assert_eq!(err.details.len(), 3);
+        assert_eq!(err.details.len(), 4);
     }
 }

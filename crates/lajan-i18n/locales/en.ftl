@@ -92,6 +92,9 @@ refusal-own-disbursement = You created or submitted this disbursement; this orga
 new-payout = New payout
 client = Client
 no-client-pay-wallet = None: pay the wallet below
+payout-client-invited-mark = no wallet yet: will be invited
+payout-client-unreachable-mark = no wallet, no phone or email: add one first
+payout-client-invited-hint = A client without a wallet is sent an invitation by SMS or email to register one. Once approved, the payout waits for them and goes out, once, when they register; it is canceled if they have not registered when the registration window closes.
 or-wallet = Or a wallet address
 memo-optional-28 = Memo (optional)
 create-payout = Create the payout
@@ -250,6 +253,8 @@ organization-name-hint = Payers read it on the payment page, in emails and in SM
 default-currency = Default currency of invoices
 default-tax-rate = Default tax rate (%)
 timezone = Timezone (IANA name)
+organization-country = Country (two letters, e.g. HT)
+organization-country-hint = Phone numbers typed without a country code, like 3710 2030, are read as this country's.
 payouts-wait-for-approver = Payouts wait for an approver
 nobody-approves-own = Nobody approves what they created or submitted
 payers-may-pay-part = Payers may pay part of what is due on the payment page
@@ -427,7 +432,8 @@ rule-asset-code = must be 1 to 12 letters or digits
 rule-one-of = must be one of { $v1 }
 rule-control = must not contain control or invisible characters (found { $v1 } at character { $v2 })
 rule-email = must be an email address such as name@example.ht
-rule-phone = must be a phone number in international form, such as { $v1 }
+rule-phone = must be a phone number, such as { $v1 } or { $v2 }
+rule-country = must be a two-letter country code, such as { $v1 }
 rule-date-of-birth = must be a date of birth written as YYYY-MM-DD
 rule-date-from = must be a date between { $v1 }-01-01 and today
 rule-year-month = must be a year and month written as YYYY-MM
@@ -571,7 +577,7 @@ rule-link-needs = give an amount and a description
 rule-id-memo = must be an id memo: a whole number up to { $v1 }
 number-ambiguous = “{ $value }” can be read two ways: write decimals after a point and nothing (or commas) between thousands, like 1,234.50
 memo-hint = At most 28 bytes, what a Stellar memo carries: 28 plain letters, fewer with accents (é, ò count 2).
-rule-header-unknown-column = the header names an unknown column { $v1 }; the columns are { $v2 }
+rule-header-unknown-column = the header names an unknown column { $v1 }; the columns are { $v2 } (separated by commas, or by semicolons as a French spreadsheet saves them; French and Creole names such as Téléphone, Montant, Telefòn are read too)
 event-client-created = Client created
 event-client-updated = Client updated
 event-client-invited = Client invited to register a wallet
@@ -670,6 +676,9 @@ reminder-email-button = Pay now
 receipt-left = we received { $paid } for invoice { $number }. Left to pay: { $left }. Thank you.
 receipt-paid = we received { $paid } for invoice { $number }. It is paid in full. Thank you.
 receipt-email-subject = Payment received for invoice { $number }
+receipt-corrected = correction: the { $paid } recorded for invoice { $number } was a mistake and is canceled. Left to pay: { $left }.
+receipt-corrected-none = correction: the { $paid } recorded for invoice { $number } was a mistake and is canceled.
+receipt-correction-subject = Correction: a payment on invoice { $number } is canceled
 
 ## The registration page (/r/<token>) and its code message.
 register-title = Receive your money
@@ -834,7 +843,7 @@ first-name = First name
 last-name = Last name
 email-optional = Email (optional)
 phone-optional = Phone number (optional)
-client-contact-hint = An invoice is sent by email or SMS: without either, it can be saved but not sent. Phone numbers are written with their country code, like +50937000000.
+client-contact-hint = An invoice is sent by email or SMS: without either, it can be saved but not sent. A phone number may be written as you say it, like 3710 2030 or +509 3710-2030.
 client-language = Language Lajan speaks to the client in
 client-language-default = The organization's default
 client-reminders = Remind the client of what they owe
@@ -875,6 +884,8 @@ confirm-reject-disbursement = Reject “{ $name }”: { $count ->
    *[other] { $count } payouts
 }, { $amount } in all? None of them will be sent.
 confirm-void-invoice = Void invoice { $number } ({ $amount })? Its payment page stops taking payments, and this cannot be undone.
+confirm-overpayment = Record { $amount } on invoice { $number }? It owes { $owed }: the { $excess } above that goes to { $client }'s credit balance. Check the amount: a receipt goes to the client.
+confirm-yes-record-payment = Yes, record the payment
 confirm-submit-disbursement = Submit “{ $name }”: { $count ->
     [one] 1 payout
    *[other] { $count } payouts

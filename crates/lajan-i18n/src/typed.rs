@@ -87,6 +87,27 @@ pub fn read_number(lang: Lang, raw: &str) -> TypedNumber {
     TypedNumber::Read(format!("{sign}{plain}"))
 }
 
+/// A date as `lang` writes it, in the ISO form the domain reads: day first in French and Creole
+/// (`07/05/1990`, also with dashes or dots: the 7th of May) to `1990-05-07`, and a month and
+/// year (`05/1990`) to `1990-05`. English pages write ISO dates, and anything that is not such a
+/// date is left as typed, for the domain's rule to judge.
+pub fn read_date(lang: Lang, raw: &str) -> String {
+    let trimmed = raw.trim();
+    if lang == Lang::En {
+        return trimmed.to_owned();
+    }
+    let parts: Vec<&str> = trimmed.split(['/', '-', '.']).collect();
+    let digits =
+        |s: &str, len: std::ops::RangeInclusive<usize>| len.contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit());
+    match parts.as_slice() {
+        [day, month, year] if digits(day, 1..=2) && digits(month, 1..=2) && digits(year, 4..=4) => {
+            format!("{year}-{month:0>2}-{day:0>2}")
+        }
+        [month, year] if digits(month, 1..=2) && digits(year, 4..=4) => format!("{year}-{month:0>2}"),
+        _ => trimmed.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,5 +157,17 @@ mod tests {
         assert_eq!(read(Lang::En, "1,5"), TypedNumber::Ambiguous);
         assert_eq!(read(Lang::En, "12,50"), TypedNumber::Ambiguous);
         assert_eq!(read(Lang::En, "1.000.000"), plain("1.000.000"));
+    }
+
+    #[test]
+    fn dates_are_read_day_first_in_french_and_creole() {
+        for lang in [Lang::Fr, Lang::Ht] {
+            assert_eq!(read_date(lang, " 07/05/1990 "), "1990-05-07");
+            assert_eq!(read_date(lang, "7.5.1990"), "1990-05-07");
+            assert_eq!(read_date(lang, "05/1990"), "1990-05");
+            assert_eq!(read_date(lang, "1990-05-07"), "1990-05-07", "ISO stays ISO");
+            assert_eq!(read_date(lang, "1234"), "1234", "a PIN is no date");
+        }
+        assert_eq!(read_date(Lang::En, "07/05/1990"), "07/05/1990", "English reads ISO only: left for the rule");
     }
 }

@@ -21,10 +21,11 @@ impl Services {
         input: ClientInput,
         idempotency: Option<IdempotentResponse<'_, Client>>,
     ) -> ServiceResult<Client> {
+        let settings = self.store.get_settings(tenant).await?;
         let language_given = input.language.is_some();
-        let (mut client, answer) = input.into_client(IdKind::Client.generate(), Timestamp::now())?;
+        let (mut client, answer) = input.into_client(IdKind::Client.generate(), Timestamp::now(), settings.country)?;
         if !language_given {
-            client.language = self.store.get_settings(tenant).await?.receivers.default_client_language;
+            client.language = settings.receivers.default_client_language;
         }
         client.verification = seal(&self.password_gate, answer).await?;
         self.store.create_client(tenant, &client, &client_event("client.created")(&client), idempotency).await?;
@@ -41,7 +42,8 @@ impl Services {
         patch: ClientPatchInput,
         may_approve_payouts: bool,
     ) -> ServiceResult<Client> {
-        let (mut patch, answer) = patch.parse(Timestamp::now())?;
+        let country = self.store.get_settings(tenant).await?.country;
+        let (mut patch, answer) = patch.parse(Timestamp::now(), country)?;
         let waiting =
             WaitingPayouts { may_release_approved: may_approve_payouts, withdrawn: Some(&crate::events::payout_event) };
         if let Some(answer) = answer {

@@ -5,8 +5,9 @@
 use crate::clients::seal;
 use crate::disbursements::ItemRequest;
 use crate::{ServiceError, ServiceResult, Services};
-use lajan_domain::client::{Client, ClientInput, Email, PhoneNumber};
+use lajan_domain::client::{Client, ClientInput, Email};
 use lajan_domain::id::IdKind;
+use lajan_domain::phone::PhoneNumber;
 use lajan_domain::{FieldError, Invalid, Tenant, Timestamp};
 use std::collections::HashMap;
 
@@ -70,8 +71,12 @@ impl Services {
         bad: &mut Vec<FieldError>,
     ) -> ServiceResult<Receivers> {
         let mut wanted = Vec::new();
+        if !requests.iter().any(by_contact) {
+            return Ok(Receivers::default());
+        }
+        let settings = self.store.get_settings(tenant).await?;
         for r in requests.iter().filter(|r| by_contact(r)) {
-            let phone = r.phone_number.as_deref().map(PhoneNumber::parse).transpose();
+            let phone = r.phone_number.as_deref().map(|p| PhoneNumber::parse_in(p, settings.country)).transpose();
             let email = r.email.as_deref().map(Email::parse).transpose();
             match (phone, email) {
                 (Err(e), _) => bad.push(row_error(r.row, "phoneNumber", "invalid_phone", format!("phoneNumber {e}"))),
@@ -90,7 +95,7 @@ impl Services {
         for client in self.store.clients_by_contact(tenant, &phones, &emails).await? {
             known.add(client);
         }
-        let language = self.store.get_settings(tenant).await?.receivers.default_client_language;
+        let language = settings.receivers.default_client_language;
         let now = Timestamp::now();
         let (mut receivers, mut answers) = (Receivers::default(), Vec::new());
         for (r, phone, email) in wanted {
@@ -120,7 +125,7 @@ impl Services {
                         reminders_enabled: None,
                         verification: r.verification.clone(),
                     };
-                    match input.into_client(IdKind::Client.generate(), now) {
+                    match input.into_client(IdKind::Client.generate(), now, settings.country) {
                         Err(refused) => {
                             let first = refused.details.into_iter().next();
                             let (field, message) = first.map_or(("row".to_owned(), refused.message), |d| {

@@ -12,9 +12,10 @@ use crate::Services;
 use crate::error::{ServiceError, ServiceResult};
 use crate::invitations::token_hash;
 use crate::registration::{CheckPage, Registration, code_message, six_digits};
-use lajan_domain::client::{Email, PhoneNumber};
+use lajan_domain::client::Email;
 use lajan_domain::invitation::{RegistrationChecks, Step};
 use lajan_domain::payout::{ApprovalStatus, ExecStatus};
+use lajan_domain::phone::{PhoneCountry, PhoneNumber};
 use lajan_domain::wallet_deposit::WalletDeposit;
 use lajan_domain::{Invalid, Timestamp};
 use lajan_store::messages::Outgoing;
@@ -56,20 +57,15 @@ fn refused(code: &'static str, message: &str) -> ServiceError {
     ServiceError::Invalid(Invalid::new(code, message))
 }
 
-/// A phone number as clients' are kept (E.164; eight digits alone are a Haitian number, spaces,
-/// dots, dashes and brackets dropped, `00` read as `+`), or an email; `None` for neither.
+/// A phone number as clients' are kept (read as a Haitian number when written without its
+/// country code: the page is open before it knows whose invitation it answers), or an email;
+/// `None` for neither.
 fn contact(raw: &str) -> Option<(Option<String>, Option<String>)> {
     let raw = raw.trim();
     if raw.contains('@') {
         return Email::parse(raw).ok().map(|_| (None, Some(raw.to_lowercase())));
     }
-    let kept: String = raw.chars().filter(|c| !matches!(c, ' ' | '.' | '-' | '(' | ')' | '\u{a0}')).collect();
-    let e164 = match kept.strip_prefix("00") {
-        Some(rest) => format!("+{rest}"),
-        None if kept.len() == 8 && kept.bytes().all(|b| b.is_ascii_digit()) => format!("+509{kept}"),
-        None => kept,
-    };
-    PhoneNumber::parse(&e164).ok().map(|p| (Some(p.as_str().to_owned()), None))
+    PhoneNumber::parse_in(raw, PhoneCountry::HAITI).ok().map(|p| (Some(p.into_string()), None))
 }
 
 impl Services {

@@ -435,8 +435,8 @@ class DisbursementItemView:
     tx_hash: str | None = None
     """The hash of the payout's latest transaction."""
     wallet_account_id: str | None = None
-    """The wallet paid: the one given, or the client's when the draft was created; null when the client
-    had none (the payout takes their wallet when they register one).
+    """The wallet paid: the one given, or the client's when the batch was submitted, or the one the
+    client registered later for a payout that waited for them; null while the client has none.
     """
 
 
@@ -946,7 +946,9 @@ class MessageView:
     """
     subject: str | None = None
     template: str
-    """What it says: `invoice`, `reminder`, `receipt`, `invitation` or `registration_code`."""
+    """What it says: `invoice`, `reminder`, `receipt`, `receipt_correction` (a receipt taken back: its
+    payment was reversed), `invitation` or `registration_code`.
+    """
     text: str
     to: str
     """The phone number or email address."""
@@ -1238,6 +1240,10 @@ class SettingsView:
     it; when false it asks for exactly what is due. A smaller payment that arrives anyway is still
     counted.
     """
+    country: str
+    """The organization's country (ISO 3166-1 alpha-2; `HT` unless set): phone numbers written without
+    a country code are read as its numbers and kept in E.164.
+    """
     default_client_language: str
     """The language of a client created without one: ht, fr or en."""
     default_currency: Literal["HTG", "USD"]
@@ -1269,6 +1275,10 @@ class SettingsView:
     pending_change: SettingsChangeView | None = None
     """A change of the approval policy waiting for a second person with approval rights (`POST
     /v1/settings/changes/{id}/confirm`), or null. Always null in `settings.updated`.
+    """
+    receipt_grace_minutes: int
+    """Minutes the receipt of a payment recorded by a person waits before it is sent (a reversal within
+    them means it is never sent).
     """
     recommended_wallets: list[RecommendedWalletView]
     """The wallets the registration page suggests to a receiver who has none, in this order."""
@@ -1327,6 +1337,10 @@ class UpdatedSettings:
     it; when false it asks for exactly what is due. A smaller payment that arrives anyway is still
     counted.
     """
+    country: str
+    """The organization's country (ISO 3166-1 alpha-2; `HT` unless set): phone numbers written without
+    a country code are read as its numbers and kept in E.164.
+    """
     default_client_language: str
     """The language of a client created without one: ht, fr or en."""
     default_currency: Literal["HTG", "USD"]
@@ -1358,6 +1372,10 @@ class UpdatedSettings:
     pending_change: SettingsChangeView | None = None
     """A change of the approval policy waiting for a second person with approval rights (`POST
     /v1/settings/changes/{id}/confirm`), or null. Always null in `settings.updated`.
+    """
+    receipt_grace_minutes: int
+    """Minutes the receipt of a payment recorded by a person waits before it is sent (a reversal within
+    them means it is never sent).
     """
     recommended_wallets: list[RecommendedWalletView]
     """The wallets the registration page suggests to a receiver who has none, in this order."""

@@ -98,6 +98,9 @@ class CreateClient(TypedDict, total=False):
     """
     lastName: Required[str]
     phoneNumber: str | None
+    """As people write it: `+509 3710-2030`, `509 37 10 20 30`, or without the country code (`3710
+    2030`) for a number of the organization's `country`. Kept, and shown, in E.164.
+    """
     remindersEnabled: bool
     """Whether the organization's payment reminders go to the client (default true); invoices and
     receipts still do.
@@ -151,9 +154,10 @@ class CreateDisbursementItem(TypedDict, total=False):
     memo: str | None
     """At most 28 bytes of UTF-8."""
     phoneNumber: str | None
-    """Instead of clientId or walletAccountId: the receiver's E.164 phone number and/or email. The
-    organization's client with that contact is paid (a wallet or not: without one the payout waits
-    in awaiting_registration); when there is none, a client is made from this row (firstName and
+    """Instead of clientId or walletAccountId: the receiver's phone number (as people write it; without
+    a country code, one of the organization's `country`) and/or email. The organization's client
+    with that contact is paid (a wallet or not: without one the payout waits in
+    awaiting_registration); when there is none, a client is made from this row (firstName and
     lastName then required) when the draft is stored.
     """
     verification: VerificationRequest | None
@@ -404,6 +408,7 @@ class UpdateClient(TypedDict, total=False):
     """`ht`, `fr` or `en`."""
     lastName: str
     phoneNumber: str | None
+    """As people write it (see `CreateClient`); null removes it."""
     remindersEnabled: bool
     """Whether the organization's payment reminders go to the client."""
     verification: VerificationRequest | None
@@ -445,6 +450,10 @@ class UpdateSettings(TypedDict, total=False):
 
     allowPartialPayments: bool
     """Whether the payment page lets a payer pay part of what is due."""
+    country: str
+    """The organization's country (ISO 3166-1 alpha-2, e.g. `HT`): a phone number written without its
+    country code (`3710 2030`) is read as one of its numbers.
+    """
     defaultClientLanguage: Language
     defaultCurrency: Currency
     defaultTaxRate: Decimal | int
@@ -471,6 +480,11 @@ class UpdateSettings(TypedDict, total=False):
     paymentReceipts: bool
     """Whether a client gets a short receipt, with what is left, when a payment lands."""
     payoutApprovalRequired: bool
+    receiptGraceMinutes: int
+    """Minutes (0 to 60; default 5) the receipt of a payment recorded by a person (cash, moncash,
+    natcash, bank_transfer) waits before it is sent; reversed within them, it is never sent. A
+    payment seen on the Stellar network is receipted at once.
+    """
     recommendedWallets: Sequence[RecommendedWalletRequest]
     """The whole list, replacing the one before (`[]` clears it); at most 10."""
     registrationWindowDays: int

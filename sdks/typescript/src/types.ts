@@ -124,6 +124,10 @@ export interface CreateClient {
    */
   language?: Language | null;
   lastName: string;
+  /**
+   * As people write it: `+509 3710-2030`, `509 37 10 20 30`, or without the country code (`3710
+   * 2030`) for a number of the organization's `country`. Kept, and shown, in E.164.
+   */
   phoneNumber?: string | null;
   /**
    * Whether the organization's payment reminders go to the client (default true); invoices and
@@ -179,9 +183,10 @@ export interface CreateDisbursementItem {
   /** At most 28 bytes of UTF-8. */
   memo?: string | null;
   /**
-   * Instead of clientId or walletAccountId: the receiver's E.164 phone number and/or email. The
-   * organization's client with that contact is paid (a wallet or not: without one the payout waits
-   * in awaiting_registration); when there is none, a client is made from this row (firstName and
+   * Instead of clientId or walletAccountId: the receiver's phone number (as people write it;
+   * without a country code, one of the organization's `country`) and/or email. The organization's
+   * client with that contact is paid (a wallet or not: without one the payout waits in
+   * awaiting_registration); when there is none, a client is made from this row (firstName and
    * lastName then required) when the draft is stored.
    */
   phoneNumber?: string | null;
@@ -461,8 +466,8 @@ export interface DisbursementItemView {
   /** The hash of the payout's latest transaction. */
   txHash?: string | null;
   /**
-   * The wallet paid: the one given, or the client's when the draft was created; null when the
-   * client had none (the payout takes their wallet when they register one).
+   * The wallet paid: the one given, or the client's when the batch was submitted, or the one the
+   * client registered later for a payout that waited for them; null while the client has none.
    */
   walletAccountId?: string | null;
 }
@@ -1010,7 +1015,10 @@ export interface MessageView {
    */
   status: "queued" | "sent" | "delivered" | "failed" | "undeliverable";
   subject?: string | null;
-  /** What it says: `invoice`, `reminder`, `receipt`, `invitation` or `registration_code`. */
+  /**
+   * What it says: `invoice`, `reminder`, `receipt`, `receipt_correction` (a receipt taken back: its
+   * payment was reversed), `invitation` or `registration_code`.
+   */
   template: string;
   text: string;
   /** The phone number or email address. */
@@ -1364,6 +1372,11 @@ export interface SettingsView {
    * still counted.
    */
   allowPartialPayments: boolean;
+  /**
+   * The organization's country (ISO 3166-1 alpha-2; `HT` unless set): phone numbers written without
+   * a country code are read as its numbers and kept in E.164.
+   */
+  country: string;
   /** The language of a client created without one: ht, fr or en. */
   defaultClientLanguage: string;
   /** Currency of new invoices that name none: `HTG` or `USD`. */
@@ -1398,6 +1411,11 @@ export interface SettingsView {
    * /v1/settings/changes/{id}/confirm`), or null. Always null in `settings.updated`.
    */
   pendingChange?: SettingsChangeView | null;
+  /**
+   * Minutes the receipt of a payment recorded by a person waits before it is sent (a reversal
+   * within them means it is never sent).
+   */
+  receiptGraceMinutes: number;
   /** The wallets the registration page suggests to a receiver who has none, in this order. */
   recommendedWallets: RecommendedWalletView[];
   /** Days an approved payout waits for its client to register a wallet before it is canceled. */
@@ -1470,6 +1488,7 @@ export interface UpdateClient {
   /** `ht`, `fr` or `en`. */
   language?: Language;
   lastName?: string;
+  /** As people write it (see `CreateClient`); null removes it. */
   phoneNumber?: string | null;
   /** Whether the organization's payment reminders go to the client. */
   remindersEnabled?: boolean;
@@ -1514,6 +1533,11 @@ export interface UpdateInvoice {
 export interface UpdateSettings {
   /** Whether the payment page lets a payer pay part of what is due. */
   allowPartialPayments?: boolean;
+  /**
+   * The organization's country (ISO 3166-1 alpha-2, e.g. `HT`): a phone number written without its
+   * country code (`3710 2030`) is read as one of its numbers.
+   */
+  country?: string;
   defaultClientLanguage?: Language;
   defaultCurrency?: Currency;
   defaultTaxRate?: string;
@@ -1541,6 +1565,12 @@ export interface UpdateSettings {
   /** Whether a client gets a short receipt, with what is left, when a payment lands. */
   paymentReceipts?: boolean;
   payoutApprovalRequired?: boolean;
+  /**
+   * Minutes (0 to 60; default 5) the receipt of a payment recorded by a person (cash, moncash,
+   * natcash, bank_transfer) waits before it is sent; reversed within them, it is never sent. A
+   * payment seen on the Stellar network is receipted at once.
+   */
+  receiptGraceMinutes?: number;
   /** The whole list, replacing the one before (`[]` clears it); at most 10. */
   recommendedWallets?: readonly RecommendedWalletRequest[];
   registrationWindowDays?: number;
@@ -1569,6 +1599,11 @@ export interface UpdatedSettings {
    * still counted.
    */
   allowPartialPayments: boolean;
+  /**
+   * The organization's country (ISO 3166-1 alpha-2; `HT` unless set): phone numbers written without
+   * a country code are read as its numbers and kept in E.164.
+   */
+  country: string;
   /** The language of a client created without one: ht, fr or en. */
   defaultClientLanguage: string;
   /** Currency of new invoices that name none: `HTG` or `USD`. */
@@ -1603,6 +1638,11 @@ export interface UpdatedSettings {
    * /v1/settings/changes/{id}/confirm`), or null. Always null in `settings.updated`.
    */
   pendingChange?: SettingsChangeView | null;
+  /**
+   * Minutes the receipt of a payment recorded by a person waits before it is sent (a reversal
+   * within them means it is never sent).
+   */
+  receiptGraceMinutes: number;
   /** The wallets the registration page suggests to a receiver who has none, in this order. */
   recommendedWallets: RecommendedWalletView[];
   /** Days an approved payout waits for its client to register a wallet before it is canceled. */

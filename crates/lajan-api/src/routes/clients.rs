@@ -46,7 +46,9 @@ pub struct CreateClient {
     pub last_name: Option<String>,
     #[schema(example = "marie@example.ht")]
     pub email: Option<String>,
-    #[schema(example = "+50937000000")]
+    /// As people write it: `+509 3710-2030`, `509 37 10 20 30`, or without the country code
+    /// (`3710 2030`) for a number of the organization's `country`. Kept, and shown, in E.164.
+    #[schema(example = "+509 3710 2030")]
     pub phone_number: Option<String>,
     #[schema(example = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H")]
     pub wallet_account_id: Option<String>,
@@ -105,6 +107,7 @@ pub struct UpdateClient {
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<String>)]
     pub email: Option<Option<String>>,
+    /// As people write it (see `CreateClient`); null removes it.
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<String>)]
     pub phone_number: Option<Option<String>>,

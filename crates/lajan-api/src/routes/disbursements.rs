@@ -170,7 +170,8 @@ pub struct CreateDisbursementItem {
     pub memo: Option<String>,
     /// Your reference for the item (at most 100 characters), unique in the batch.
     pub external_id: Option<String>,
-    /// Instead of clientId or walletAccountId: the receiver's E.164 phone number and/or email.
+    /// Instead of clientId or walletAccountId: the receiver's phone number (as people write it;
+    /// without a country code, one of the organization's `country`) and/or email.
     /// The organization's client with that contact is paid (a wallet or not: without one the
     /// payout waits in awaiting_registration); when there is none, a client is made from this
     /// row (firstName and lastName then required) when the draft is stored.

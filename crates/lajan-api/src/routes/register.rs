@@ -19,6 +19,7 @@ use lajan_domain::invitation::Step;
 use lajan_domain::network::ClientAddress;
 use lajan_domain::payout::ExecStatus;
 use lajan_domain::stellar_memo::StellarMemo;
+use lajan_i18n::typed::read_date;
 use lajan_i18n::{Lang, text};
 use lajan_services::ServiceError;
 use lajan_services::registration::{CheckPage, Registration};
@@ -256,7 +257,7 @@ async fn submit(
     let done = match action.as_str() {
         "code" => services.send_registration_code(&r).await,
         "confirm" => services.confirm_registration_code(Some(&r), CheckPage::Link, &form.code).await,
-        "verify" => services.answer_registration_question(&r, CheckPage::Link, &form.answer).await,
+        "verify" => services.answer_registration_question(&r, CheckPage::Link, &read_date(lang, &form.answer)).await,
         "wallet" => services.register_receiver_wallet(&r, CheckPage::Link, &form.address, &form.memo).await.map(drop),
         _ => return plain_page(StatusCode::NOT_FOUND, lang, "register-gone-title", "register-gone", &[]),
     };

@@ -53,6 +53,11 @@ pub struct UpdateSettings {
     #[serde(default, deserialize_with = "not_null")]
     #[schema(nullable = false)]
     pub timezone: Option<String>,
+    /// The organization's country (ISO 3166-1 alpha-2, e.g. `HT`): a phone number written
+    /// without its country code (`3710 2030`) is read as one of its numbers.
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false, example = "HT", pattern = "^[A-Za-z]{2}$")]
+    pub country: Option<String>,
     /// Whether the payment page lets a payer pay part of what is due.
     #[serde(default, deserialize_with = "not_null")]
     #[schema(nullable = false)]
@@ -65,6 +70,12 @@ pub struct UpdateSettings {
     #[serde(default, deserialize_with = "not_null")]
     #[schema(nullable = false)]
     pub payment_receipts: Option<bool>,
+    /// Minutes (0 to 60; default 5) the receipt of a payment recorded by a person (cash,
+    /// moncash, natcash, bank_transfer) waits before it is sent; reversed within them, it is
+    /// never sent. A payment seen on the Stellar network is receipted at once.
+    #[serde(default, deserialize_with = "not_null")]
+    #[schema(nullable = false, minimum = 0, maximum = 60, example = 5)]
+    pub receipt_grace_minutes: Option<i64>,
     #[serde(default, deserialize_with = "not_null")]
     #[schema(nullable = false, value_type = Option<crate::routes::doc_types::Language>)]
     pub default_client_language: Option<String>,
@@ -179,6 +190,7 @@ pub async fn update(
         payout_approval_required: body.payout_approval_required,
         require_distinct_approver: body.require_distinct_approver,
         timezone: body.timezone,
+        country: body.country,
         allow_partial_payments: body.allow_partial_payments,
         reminders: body
             .reminders
@@ -189,6 +201,7 @@ pub async fn update(
             })
             .unwrap_or_default(),
         payment_receipts: body.payment_receipts,
+        receipt_grace_minutes: body.receipt_grace_minutes,
         receivers: ReceiverSettingsInput {
             default_client_language: body.default_client_language,
             invitation_resend_days: body.invitation_resend_days,

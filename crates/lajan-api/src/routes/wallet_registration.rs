@@ -17,6 +17,7 @@ use axum::{Extension, Router};
 use lajan_domain::invitation::Step;
 use lajan_domain::network::ClientAddress;
 use lajan_i18n::Lang;
+use lajan_i18n::typed::read_date;
 use lajan_services::wallet_registration::WalletRegistration;
 use minijinja::context;
 use serde::Deserialize;
@@ -138,7 +139,7 @@ async fn submit(
         "contact" => services.give_wallet_contact(&w, &form.contact).await,
         "code" => services.resend_wallet_code(&w).await,
         "confirm" => services.confirm_wallet_code(&w, &form.code).await,
-        "verify" => services.answer_wallet_question(&w, &form.answer).await,
+        "verify" => services.answer_wallet_question(&w, &read_date(language(&w, named), &form.answer)).await,
         "wallet" if w.contact_confirmed() => Ok(()),
         _ => {
             return plain_page(StatusCode::NOT_FOUND, language(&w, named), "register-gone-title", "register-gone", &[]);

@@ -83,7 +83,7 @@ api_test!(client_fields_are_validated, |app| {
         app.post(
             "/v1/clients",
             &json!({
-                "firstName": "A", "lastName": "B", "email": "not-an-email", "phoneNumber": "50937000000",
+                "firstName": "A", "lastName": "B", "email": "not-an-email", "phoneNumber": "3710 203",
                 "walletAccountId": "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2A"
             }),
         )
@@ -293,4 +293,33 @@ api_test!(a_wallet_memo_is_kept_with_its_wallet_and_copied_to_its_payouts, |app|
     assert_eq!((&moved["walletMemo"], &moved["walletMemoType"]), (&Value::Null, &Value::Null), "{moved}");
     let payout_after = app.get(&format!("/v1/payouts/{}", to_client["id"].as_str().unwrap())).await;
     assert_eq!(payout_after.json::<Value>().await.unwrap()["walletMemo"], "1234567", "a payout keeps what it took");
+});
+
+api_test!(phone_numbers_are_taken_as_haitians_write_them_and_kept_in_e164, |app| {
+    let create = async |phone: &str| {
+        app.post("/v1/clients", &json!({ "firstName": "Rose", "lastName": "Pyè", "phoneNumber": phone })).await
+    };
+    for typed in ["3710 2030", "+509 3710-2030", "509 37 10 20 30", "00509 (37) 10.20.30"] {
+        let r = create(typed).await;
+        assert_eq!(r.status(), 201, "{typed}");
+        assert_eq!(r.json::<Value>().await.unwrap()["phoneNumber"], "+50937102030", "{typed}");
+    }
+    // A digit short, a digit too many, a range no Haitian operator has: refused, naming the forms.
+    for typo in ["3710 203", "3710 20300", "+509 0710 2030", "371O 2030"] {
+        let refused = expect_error(create(typo).await, 400, "validation_error").await;
+        assert_eq!(refused["details"][0]["field"], "phoneNumber", "{typo}");
+        assert!(refused["details"][0]["message"].as_str().unwrap().contains("3710 2030"), "{refused}");
+    }
+    let rose: Value = create("3710 2031").await.json().await.unwrap();
+    let path = format!("/v1/clients/{}", rose["id"].as_str().unwrap());
+    let r = app.put(&path, &json!({ "phoneNumber": "(509) 3710-2032" })).await;
+    assert_eq!(r.json::<Value>().await.unwrap()["phoneNumber"], "+50937102032");
+
+    // Another country's organization: its national numbers are its own; a Haitian one needs +509.
+    let r = app.put("/v1/settings", &json!({ "country": "fr" })).await;
+    assert_eq!(r.json::<Value>().await.unwrap()["country"], "FR");
+    let r = create("06 12 34 56 78").await;
+    assert_eq!(r.json::<Value>().await.unwrap()["phoneNumber"], "+33612345678");
+    assert_eq!(create("+509 3710 2033").await.json::<Value>().await.unwrap()["phoneNumber"], "+50937102033");
+    expect_error(create("3710 2033").await, 400, "validation_error").await;
 });

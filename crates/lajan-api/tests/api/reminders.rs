@@ -11,6 +11,11 @@ fn at(rfc3339: &str) -> Timestamp {
     Timestamp::parse_rfc3339(rfc3339).unwrap()
 }
 
+/// A moment past the default grace a recorded payment's receipt waits (5 minutes).
+fn after_grace() -> Timestamp {
+    Timestamp::now().plus_millis(6 * 60_000)
+}
+
 async fn get(app: &TestApp, path: &str) -> Value {
     let r = app.get(path).await;
     assert_eq!(r.status(), 200, "{path}");
@@ -162,8 +167,8 @@ api_test!(a_payment_gets_one_receipt_in_the_clients_language_with_what_is_left, 
         all.into_iter().filter(|m| m["template"] == "receipt").collect::<Vec<Value>>()
     };
     pay(30).await;
-    assert_eq!(app.workers().send_receipts_once(Timestamp::now()).await.unwrap(), 1);
-    assert_eq!(app.workers().send_receipts_once(Timestamp::now()).await.unwrap(), 0, "once");
+    assert_eq!(app.workers().send_receipts_once(after_grace()).await.unwrap(), 1);
+    assert_eq!(app.workers().send_receipts_once(after_grace()).await.unwrap(), 0, "once");
     let sent = receipts().await;
     assert_eq!((sent.len(), sent[0]["language"].as_str(), sent[0]["channel"].as_str()), (1, Some("fr"), Some("sms")));
     let text = sent[0]["text"].as_str().unwrap();
@@ -173,7 +178,7 @@ api_test!(a_payment_gets_one_receipt_in_the_clients_language_with_what_is_left, 
     let r = app.send_json(reqwest::Method::PUT, "/v1/settings", &json!({ "paymentReceipts": false })).await;
     assert_eq!(r.status(), 200);
     pay(70).await;
-    assert_eq!(app.workers().send_receipts_once(Timestamp::now()).await.unwrap(), 0);
+    assert_eq!(app.workers().send_receipts_once(after_grace()).await.unwrap(), 0);
     assert_eq!(receipts().await.len(), 1);
 });
 
@@ -257,7 +262,7 @@ api_test!(each_receipt_tells_what_its_own_payment_left_and_a_reversed_one_is_not
     let reverse = format!("/v1/invoices/{id}/payments/{}/reverse", mistake["id"].as_str().unwrap());
     assert!(app.post(&reverse, &json!({ "reason": "typed twice" })).await.status().is_success());
     pay(90).await;
-    assert_eq!(app.workers().send_receipts_once(Timestamp::now()).await.unwrap(), 2);
+    assert_eq!(app.workers().send_receipts_once(after_grace()).await.unwrap(), 2);
     let messages = get(app, &format!("/v1/messages?invoiceId={id}")).await;
     let mut texts: Vec<&str> = messages["data"]
         .as_array()
@@ -270,4 +275,60 @@ api_test!(each_receipt_tells_what_its_own_payment_left_and_a_reversed_one_is_not
     assert_eq!(texts.len(), 2, "{texts:?}");
     assert!(texts[0].contains("HTG 10.00") && texts[0].contains("Left to pay: HTG 90.00"), "{texts:?}");
     assert!(texts[1].contains("HTG 90.00") && texts[1].contains("It is paid in full"), "{texts:?}");
+});
+
+api_test!(a_typo_reversed_within_the_grace_never_reaches_the_client_and_a_later_reversal_is_corrected, |app| {
+    let woz = json!({ "firstName": "Woz", "lastName": "Pyè", "phoneNumber": "+50937000005", "language": "ht" });
+    let woz: Value = app.post("/v1/clients", &woz).await.json().await.unwrap();
+    let body =
+        json!({ "sendImmediately": true, "lineItems": [{ "description": "Prè", "quantity": 1, "unitPrice": 2401 }] });
+    let invoice = app.invoice(woz["id"].as_str().unwrap(), body).await;
+    let id = invoice["id"].as_str().unwrap();
+    let settings = get(app, "/v1/settings").await;
+    assert_eq!(settings["receiptGraceMinutes"], 5, "a few minutes by default");
+    let pay = async |amount: i64| -> String {
+        let cash = json!({ "amount": amount, "method": "cash" });
+        let r = app.post(&format!("/v1/invoices/{id}/payments"), &cash).await;
+        assert_eq!(r.status(), 201);
+        r.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned()
+    };
+    let reverse = async |payment: &str| {
+        let path = format!("/v1/invoices/{id}/payments/{payment}/reverse");
+        assert_eq!(app.post(&path, &json!({ "reason": "typo" })).await.status(), 200);
+    };
+    let to_client = async || {
+        let messages = get(app, &format!("/v1/messages?invoiceId={id}")).await;
+        let all = messages["data"].as_array().unwrap().clone();
+        all.into_iter().filter(|m| m["template"] != "invoice").collect::<Vec<Value>>()
+    };
+
+    // 99 999,00 typed for 2 401,00: nothing goes at once, and reversed within the grace, never.
+    let typo = pay(99_999).await;
+    assert_eq!(app.workers().send_receipts_once(Timestamp::now()).await.unwrap(), 0, "it waits");
+    reverse(&typo).await;
+    assert_eq!(app.workers().send_receipts_once(after_grace()).await.unwrap(), 0);
+    assert_eq!(to_client().await, Vec::<Value>::new(), "no receipt, no correction");
+
+    // The right amount's receipt goes after the grace; reversed after that, a correction follows
+    // in the client's language, saying what is owed again.
+    let right = pay(2401).await;
+    assert_eq!(app.workers().send_receipts_once(after_grace()).await.unwrap(), 1);
+    reverse(&right).await;
+    assert_eq!(app.workers().send_receipts_once(Timestamp::now()).await.unwrap(), 1, "at once");
+    assert_eq!(app.workers().send_receipts_once(after_grace()).await.unwrap(), 0, "once");
+    let sent = to_client().await;
+    let templates: Vec<&str> = sent.iter().map(|m| m["template"].as_str().unwrap()).collect();
+    assert_eq!(templates, ["receipt_correction", "receipt"]);
+    let correction = sent[0]["text"].as_str().unwrap();
+    assert_eq!(sent[0]["language"], "ht");
+    assert!(correction.contains("koreksyon") && correction.contains("HTG 2401.00"), "{correction}");
+    assert!(correction.contains("Rès pou peye: HTG 2401.00"), "{correction}");
+
+    // No grace asked: a receipt goes at once.
+    let r = app.put("/v1/settings", &json!({ "receiptGraceMinutes": 0 })).await;
+    assert_eq!(r.json::<Value>().await.unwrap()["receiptGraceMinutes"], 0);
+    pay(1).await;
+    assert_eq!(app.workers().send_receipts_once(Timestamp::now()).await.unwrap(), 1);
+    let refused = app.put("/v1/settings", &json!({ "receiptGraceMinutes": 61 })).await;
+    lajan_testkit::expect_error(refused, 400, "validation_error").await;
 });

@@ -8,9 +8,9 @@ api_test!(settings_default_update_and_validate, |app| {
     assert_eq!(
         defaults,
         json!({ "defaultCurrency": "HTG", "defaultTaxRate": 0, "payoutApprovalRequired": true,
-                "requireDistinctApprover": false, "timezone": "UTC", "allowPartialPayments": true, "pendingChange": null,
+                "requireDistinctApprover": false, "timezone": "UTC", "country": "HT", "allowPartialPayments": true, "pendingChange": null,
                 "reminders": { "offsetDays": [-3, 0, 3, 7], "channels": ["sms", "email"], "timeOfDay": "09:00" },
-                "paymentReceipts": true,
+                "paymentReceipts": true, "receiptGraceMinutes": 5,
                 "defaultClientLanguage": "ht", "invitationResendDays": 3, "invitationResends": 2,
                 "registrationWindowDays": 14, "whatsappInvitations": false, "recommendedWallets": [],
                 "homeDomain": null, "orgUrl": null, "orgLogo": null, "orgDescription": null,
@@ -30,14 +30,17 @@ api_test!(settings_default_update_and_validate, |app| {
     assert_eq!(app.get("/v1/settings").await.json::<Value>().await.unwrap(), updated);
 
     let body = expect_error(
-        app.put("/v1/settings", &json!({ "defaultCurrency": "EUR", "defaultTaxRate": 100.5, "timezone": "Mars/Base" }))
-            .await,
+        app.put(
+            "/v1/settings",
+            &json!({ "defaultCurrency": "EUR", "defaultTaxRate": 100.5, "timezone": "Mars/Base", "country": "Haiti" }),
+        )
+        .await,
         400,
         "validation_error",
     )
     .await;
     let fields: Vec<&str> = body["details"].as_array().unwrap().iter().map(|d| d["field"].as_str().unwrap()).collect();
-    assert_eq!(fields, ["defaultCurrency", "defaultTaxRate", "timezone"]);
+    assert_eq!(fields, ["defaultCurrency", "defaultTaxRate", "timezone", "country"]);
     for rate in [json!(-1), json!(1.2345), json!("5")] {
         expect_error(app.put("/v1/settings", &json!({ "defaultTaxRate": rate })).await, 400, "validation_error").await;
     }

@@ -27,7 +27,7 @@ api_test!(a_maker_creates_and_changes_a_client_and_is_warned_when_one_cannot_be_
         ("first_name", "Marie"),
         ("last_name", " "),
         ("email", "marie@"),
-        ("phone_number", "3700 0000"),
+        ("phone_number", "3700 000"),
         ("wallet_account_id", "GBAD"),
         ("verification_type", "date_of_birth"),
         ("verification_value", "07/05/1990"),
@@ -118,4 +118,69 @@ api_test!(a_maker_creates_and_changes_a_client_and_is_warned_when_one_cannot_be_
         .await;
     assert_eq!(r.status(), 403);
     assert_eq!(browser.get("/console/clients/cli_nope/edit").await.status(), 404);
+});
+
+api_test!(a_french_clerk_types_phones_dates_and_spreadsheets_as_they_are_written_in_haiti, |app| {
+    user(app, None, "komi@example.ht", Role::Maker).await;
+    let browser = Browser::speaking(app, "fr-FR,fr;q=0.9");
+    assert_eq!(location(&browser.sign_in("komi@example.ht", crate::browser::PASSWORD).await), "/console");
+    let page = browser.get("/console/clients/new").await.text().await.unwrap();
+    assert!(page.contains("date de naissance (JJ&#x2f;MM&#x2f;AAAA)"), "the form says the page's date form");
+    let (once, csrf) = (once_of(&page), csrf_of(&page));
+    let form = [
+        ("csrf", csrf.as_str()),
+        ("once", &once),
+        ("first_name", "Rose"),
+        ("last_name", "Pyè"),
+        ("phone_number", "3710 2030"),
+        ("language", "ht"),
+        ("verification_type", "date_of_birth"),
+        ("verification_value", "07/05/1990"),
+    ];
+    let r = browser.post("/console/clients", &form).await;
+    assert_eq!(r.status(), 303, "{}", r.text().await.unwrap());
+    let clients: Value = app.get("/v1/clients").await.json().await.unwrap();
+    let rose = &clients["data"][0];
+    assert_eq!(
+        (rose["phoneNumber"].as_str(), rose["verification"]["type"].as_str()),
+        (Some("+50937102030"), Some("date_of_birth"))
+    );
+    // The answer was kept as the 7th of May: the receiver proves it in the ISO form too.
+    let tenant = lajan_domain::Tenant::new(app.org.id.clone(), lajan_domain::Environment::Test);
+    let kept = app.store().get_client_including_archived(&tenant, rose["id"].as_str().unwrap()).await.unwrap().unwrap();
+    let answer = lajan_domain::verification::VerificationAnswer::parse(
+        lajan_domain::verification::VerificationKind::DateOfBirth,
+        "1990-05-07",
+        lajan_domain::Timestamp::now(),
+    )
+    .unwrap();
+    let hash = kept.verification.unwrap().hash;
+    assert!(lajan_services::users::verify_password(answer.secret(), &hash), "07/05/1990 is the 7th of May");
+
+    // A typo is named in French, with the forms that pass.
+    let page = browser.get("/console/clients/new").await.text().await.unwrap();
+    let (once, csrf) = (once_of(&page), csrf_of(&page));
+    let typo = [
+        ("csrf", csrf.as_str()),
+        ("once", &once),
+        ("first_name", "Jan"),
+        ("last_name", "Pòl"),
+        ("phone_number", "3710 203"),
+    ];
+    let page = browser.post("/console/clients", &typo).await.text().await.unwrap();
+    assert!(page.contains("doit être un numéro de téléphone, comme 3710 2030 ou +509 3710 2030"), "{page}");
+
+    // A French spreadsheet's CSV: semicolons, a BOM, decimal commas, French column names.
+    let page = browser.get("/console/disbursements/new").await.text().await.unwrap();
+    let once = once_of(&page);
+    let fields = [("csrf", csrf.as_str()), ("once", once.as_str()), ("name", "Bous jen"), ("asset", "HTG")];
+    let csv =
+        "\u{FEFF}Téléphone;Montant;Prénom;Nom\r\n3710 2030;1\u{202f}250,50;Rose;Pyè\r\n+509 3710-2031;500;Jan;Pòl\r\n";
+    let r = browser.upload("/console/disbursements", &fields, csv.as_bytes()).await;
+    assert_eq!(r.status(), 303, "{}", r.text().await.unwrap());
+    let batches: Value = app.get("/v1/disbursements").await.json().await.unwrap();
+    let batch = &batches["data"][0];
+    assert_eq!((batch["itemCount"].as_u64(), batch["totalAmount"].as_str()), (Some(2), Some("1750.50")));
+    let clients: Value = app.get("/v1/clients").await.json().await.unwrap();
+    assert_eq!(clients["pagination"]["total"], 2, "Rose's row found Rose; Jan's made Jan");
 });

@@ -82,6 +82,38 @@ api_test!(a_maker_creates_a_payout_once_however_often_the_form_is_posted, |app| 
     assert_eq!(payouts(app).await.len(), 2);
 });
 
+api_test!(a_maker_pays_a_phone_only_client_from_the_form_and_is_told_they_will_be_invited, |app| {
+    let ana = json!({ "firstName": "Ana", "lastName": "Pyè", "phoneNumber": "+50937000001" });
+    let ana: Value = app.post("/v1/clients", &ana).await.json().await.unwrap();
+    let nobody: Value =
+        app.post("/v1/clients", &json!({ "firstName": "Pòl", "lastName": "San" })).await.json().await.unwrap();
+    let wallet = json!({ "firstName": "Woz", "lastName": "Jan", "walletAccountId": WALLET });
+    let woz: Value = app.post("/v1/clients", &wallet).await.json().await.unwrap();
+    user(app, None, "maker@example.ht", Role::Maker).await;
+    let browser = Browser::signed_in(app, "maker@example.ht").await;
+    let page = browser.get("/console/payouts/new").await.text().await.unwrap();
+    let option = |c: &Value| {
+        let at = page.find(&format!("<option value=\"{}\"", c["id"].as_str().unwrap())).expect("listed");
+        page[at..].split("</option>").next().unwrap().to_owned()
+    };
+    assert!(option(&ana).ends_with(">Ana Pyè (no wallet yet: will be invited)"), "{}", option(&ana));
+    assert!(option(&woz).ends_with(">Woz Jan"), "{}", option(&woz));
+    assert!(option(&nobody).contains(" disabled>") && option(&nobody).contains("no phone or email"), "{page}");
+    assert!(page.contains("is sent an invitation by SMS or email to register one"), "what happens next");
+
+    let once = once_of(&page);
+    let csrf = browser.csrf().await;
+    let id = ana["id"].as_str().unwrap();
+    let fields = [("csrf", csrf.as_str()), ("once", &once), ("client", id), ("amount", "12"), ("asset", "USDC")];
+    let r = browser.post("/console/payouts", &fields).await;
+    assert_eq!(r.status(), 303);
+    let made = payouts(app).await;
+    assert_eq!(
+        (made.len(), made[0]["clientId"].as_str(), made[0]["execStatus"].as_str()),
+        (1, Some(id), Some("awaiting_registration"))
+    );
+});
+
 api_test!(creating_a_payout_needs_the_maker_role_and_the_csrf_value, |app| {
     for role in [Role::Viewer, Role::Approver] {
         let email = format!("{role}@example.ht");

@@ -234,6 +234,48 @@ api_test!(a_maker_records_a_payment_received_at_the_branch_once, |app| {
     assert!(!page.contains(&format!("action=\"{reverse}\"")), "no Reverse on a reversed payment");
 });
 
+api_test!(a_payment_above_what_is_owed_is_recorded_only_once_confirmed_naming_the_excess, |app| {
+    let client = app.reachable_client().await;
+    let body =
+        json!({ "sendImmediately": true, "lineItems": [{ "description": "Prè", "quantity": 1, "unitPrice": 2401 }] });
+    let sent = app.invoice(client["id"].as_str().unwrap(), body).await;
+    let id = sent["id"].as_str().unwrap();
+    user(app, None, "kesye@example.ht", Role::Maker).await;
+    let browser = Browser::speaking(app, "fr");
+    assert_eq!(location(&browser.sign_in("kesye@example.ht", crate::browser::PASSWORD).await), "/console");
+    let page_path = format!("/console/invoices/{id}");
+    let page = browser.get(&page_path).await.text().await.unwrap();
+    let csrf = browser.csrf().await;
+    let once = once_in(&page, "record-payment");
+    let typo = [
+        ("csrf", csrf.as_str()),
+        ("once", once.as_str()),
+        ("amount", "99 999,00"),
+        ("method", "cash"),
+        ("reference", ""),
+    ];
+    let path = format!("{page_path}/payments");
+    let r = browser.post(&path, &typo).await;
+    assert_eq!(r.status(), 200, "asked, not recorded");
+    let asked = r.text().await.unwrap();
+    let squashed = asked.replace(['\u{202f}', '\u{a0}'], " ");
+    assert!(squashed.contains("Elle doit 2 401,00 HTG") && squashed.contains("les 97 598,00 HTG en trop"), "{asked}");
+    assert!(asked.contains("name=\"confirmed\"") && asked.contains(&format!("value=\"{once}\"")), "{asked}");
+    let payments: Value = app.get(&format!("/v1/invoices/{id}/payments")).await.json().await.unwrap();
+    assert_eq!(payments["pagination"]["total"], 0, "nothing recorded before the clerk confirms");
+
+    // What is owed or less goes at once; above it, once confirmed, is recorded once.
+    let mut confirmed = typo.to_vec();
+    confirmed.push(("confirmed", "1"));
+    let r = browser.post(&path, &confirmed).await;
+    assert_eq!((r.status().as_u16(), location(&r)), (303, format!("{page_path}?done=payment")));
+    assert_eq!(browser.post(&path, &confirmed).await.status(), 303, "posted twice");
+    let after = invoice(app, id).await;
+    assert_eq!(after["status"], "paid");
+    let payments: Value = app.get(&format!("/v1/invoices/{id}/payments")).await.json().await.unwrap();
+    assert_eq!(payments["pagination"]["total"], 1);
+});
+
 api_test!(a_maker_issues_and_voids_a_credit_note_and_sees_the_plan_and_what_is_held, |app| {
     let client = app.reachable_client().await;
     let plan = json!({ "sendImmediately": true, "installments": [

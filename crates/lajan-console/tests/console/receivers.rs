@@ -111,3 +111,24 @@ api_test!(a_held_payout_says_why_in_the_clerk_s_language, |app| {
         assert!(page.contains("id=\"hold\"") && page.contains(words), "{lang}: {page}");
     }
 });
+
+api_test!(a_batch_page_shows_the_wallet_a_receiver_registered_after_the_draft, |app| {
+    let body = json!({ "firstName": "Ana", "lastName": "Pyè", "phoneNumber": "+50937000001" });
+    let ana = ok(app.post("/v1/clients", &body).await).await["id"].as_str().unwrap().to_owned();
+    let body = json!({ "name": "June", "assetCode": "USDC", "items": [{ "clientId": ana, "assetAmount": 7 }] });
+    let dsb = ok(app.post("/v1/disbursements", &body).await).await["id"].as_str().unwrap().to_owned();
+    for verb in ["submit", "approve"] {
+        ok(app.post(&format!("/v1/disbursements/{dsb}/{verb}"), &json!({})).await).await;
+    }
+    app.drain_payouts().await;
+    user(app, None, "viewer@example.ht", Role::Viewer).await;
+    let browser = Browser::signed_in(app, "viewer@example.ht").await;
+    let page = browser.get(&format!("/console/disbursements/{dsb}")).await.text().await.unwrap();
+    assert!(page.contains("none yet: the receiver has not registered one"), "{page}");
+
+    ok(app.put(&format!("/v1/clients/{ana}"), &json!({ "walletAccountId": lajan_testkit::WALLET })).await).await;
+    app.drain_payouts().await;
+    let page = browser.get(&format!("/console/disbursements/{dsb}")).await.text().await.unwrap();
+    assert!(page.contains(&format!("<code>{}…</code>", &lajan_testkit::WALLET[..8])), "the wallet paid: {page}");
+    assert!(!page.contains("none yet"), "{page}");
+});

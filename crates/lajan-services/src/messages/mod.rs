@@ -101,7 +101,9 @@ pub fn reminder_messages(
 }
 
 /// A payment's receipt, in the client's language, telling what the invoice still owed right
-/// after it (`left`): by SMS to a phone, else by email; none when the client has neither.
+/// after it (`left`): by SMS to a phone, else by email; none when the client has neither. For a
+/// payment reversed after its receipt went, the correction that takes it back, with what the
+/// invoice owes now (`left`).
 pub fn receipt_messages(d: &InvoiceDetail, payment: &InvoicePayment, left: i64, organization: &str) -> Vec<NewMessage> {
     use notices::{ReceiptNotice, receipt_email, receipt_sms};
     let lang = client_lang(&d.client);
@@ -112,10 +114,12 @@ pub fn receipt_messages(d: &InvoiceDetail, payment: &InvoicePayment, left: i64, 
         invoice_number: d.invoice.number.clone(),
         paid: format!("{currency} {}", money(payment.amount)),
         left: (left > 0).then(|| format!("{currency} {}", money(left))),
+        correction: payment.reversal.is_some(),
     };
+    let template = if notice.correction { "receipt_correction" } else { "receipt" };
     match (&d.client.phone_number, &d.client.email) {
-        (Some(phone), _) => vec![text_message(Channel::Sms, "receipt", lang.code(), receipt_sms(&notice, phone))],
-        (None, Some(email)) => vec![email_message("receipt", lang.code(), receipt_email(&notice, email))],
+        (Some(phone), _) => vec![text_message(Channel::Sms, template, lang.code(), receipt_sms(&notice, phone))],
+        (None, Some(email)) => vec![email_message(template, lang.code(), receipt_email(&notice, email))],
         (None, None) => Vec::new(),
     }
 }

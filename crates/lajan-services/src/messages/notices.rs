@@ -55,6 +55,8 @@ pub struct ReceiptNotice {
     pub paid: String,
     /// `HTG 809.97`, or `None` once nothing is left.
     pub left: Option<String>,
+    /// The payment was reversed after its receipt went: this takes the receipt back.
+    pub correction: bool,
 }
 
 /// `{org}: {sentence}{tail}` in one segment: the organization's name shortened as far as a
@@ -117,12 +119,17 @@ pub fn reminder_email(n: &ReminderNotice, to: &str) -> OutgoingEmail {
 impl ReceiptNotice {
     fn sentence(&self) -> String {
         let mut args = vec![("number", one_line(&self.invoice_number)), ("paid", one_line(&self.paid))];
+        let (owing, settled) = if self.correction {
+            ("receipt-corrected", "receipt-corrected-none")
+        } else {
+            ("receipt-left", "receipt-paid")
+        };
         match &self.left {
             Some(left) => {
                 args.push(("left", one_line(left)));
-                text(self.lang, "receipt-left", &args)
+                text(self.lang, owing, &args)
             }
-            None => text(self.lang, "receipt-paid", &args),
+            None => text(self.lang, settled, &args),
         }
     }
 }
@@ -134,7 +141,8 @@ pub fn receipt_sms(n: &ReceiptNotice, to: &str) -> OutgoingSms {
 
 pub fn receipt_email(n: &ReceiptNotice, to: &str) -> OutgoingEmail {
     let args = [("org", one_line(&n.organization)), ("number", one_line(&n.invoice_number))];
-    let subject = text(n.lang, "receipt-email-subject", &args);
+    let subject =
+        text(n.lang, if n.correction { "receipt-correction-subject" } else { "receipt-email-subject" }, &args);
     let intro = format!("{}: {}", one_line(&n.organization), n.sentence());
     let html = email_html(n.lang.code(), std::slice::from_ref(&intro), None);
     OutgoingEmail { to: to.trim().to_owned(), subject: one_line(&subject), text: format!("{intro}\n"), html }
@@ -173,18 +181,26 @@ mod tests {
                 let sms = reminder_sms(&reminder(lang, when, long), "+50937000000");
                 assert!(is_single_gsm_segment(&sms.body) && sms.body.ends_with(LINK), "{}", sms.body);
             }
-            for left in [Some("HTG 809.97".to_owned()), None] {
+            for (left, correction) in [
+                (Some("HTG 809.97".to_owned()), false),
+                (None, false),
+                (Some("HTG 1309.97".to_owned()), true),
+                (None, true),
+            ] {
                 let n = ReceiptNotice {
                     lang,
                     organization: "Fonkoze".into(),
                     invoice_number: "INV-000042".into(),
                     paid: "HTG 500.00".into(),
                     left: left.clone(),
+                    correction,
                 };
                 let sms = receipt_sms(&n, "+50937000000");
-                println!("{lang:?} receipt ({} chars): {}", sms.body.chars().count(), sms.body);
+                let kind = if correction { "correction" } else { "receipt" };
+                println!("{lang:?} {kind} ({} chars): {}", sms.body.chars().count(), sms.body);
+                assert!(sms.body.starts_with("Fonkoze: "), "the organization's name is never cut here: {}", sms.body);
                 assert!(is_single_gsm_segment(&sms.body) && sms.body.contains("HTG 500.00"), "{}", sms.body);
-                assert_eq!(sms.body.contains("809.97"), left.is_some(), "{}", sms.body);
+                assert_eq!(sms.body.contains("09.97"), left.is_some(), "{}", sms.body);
             }
         }
     }

@@ -108,8 +108,9 @@ pub struct DisbursementItemView {
     pub row: u32,
     pub external_id: Option<String>,
     pub client_id: Option<String>,
-    /// The wallet paid: the one given, or the client's when the draft was created; null when
-    /// the client had none (the payout takes their wallet when they register one).
+    /// The wallet paid: the one given, or the client's when the batch was submitted, or the one
+    /// the client registered later for a payout that waited for them; null while the client has
+    /// none.
     pub wallet_account_id: Option<String>,
     #[schema(example = "125.50")]
     pub asset_amount: String,

@@ -17,7 +17,8 @@ pub struct MessageView {
     /// The client it went to (every message but a registration code to a phone not yet a
     /// client's has one).
     pub client_id: Option<String>,
-    /// What it says: `invoice`, `reminder`, `receipt`, `invitation` or `registration_code`.
+    /// What it says: `invoice`, `reminder`, `receipt`, `receipt_correction` (a receipt taken
+    /// back: its payment was reversed), `invitation` or `registration_code`.
     #[schema(example = "invoice")]
     pub template: String,
     /// The language it is written in: `en`, `fr` or `ht`.

@@ -26,6 +26,10 @@ pub struct SettingsView {
     /// IANA timezone in which invoice due dates are judged.
     #[schema(example = "America/Port-au-Prince")]
     pub timezone: String,
+    /// The organization's country (ISO 3166-1 alpha-2; `HT` unless set): phone numbers written
+    /// without a country code are read as its numbers and kept in E.164.
+    #[schema(example = "HT", pattern = "^[A-Z]{2}$")]
+    pub country: String,
     /// When true (the default), the payment page lets a payer pay part of what is due, any amount
     /// up to it; when false it asks for exactly what is due. A smaller payment that arrives
     /// anyway is still counted.
@@ -35,6 +39,10 @@ pub struct SettingsView {
     /// When true (the default), a client gets a short receipt, with what is left, when a payment
     /// of their invoice lands.
     pub payment_receipts: bool,
+    /// Minutes the receipt of a payment recorded by a person waits before it is sent (a
+    /// reversal within them means it is never sent).
+    #[schema(example = 5)]
+    pub receipt_grace_minutes: u32,
     /// The language of a client created without one: ht, fr or en.
     #[schema(example = "ht")]
     pub default_client_language: &'static str,
@@ -204,9 +212,11 @@ impl From<&Settings> for SettingsView {
             payout_approval_required: s.payout_approval_required,
             require_distinct_approver: s.require_distinct_approver,
             timezone: s.timezone.clone(),
+            country: s.country.code(),
             allow_partial_payments: s.invoicing.allow_partial_payments,
             reminders: RemindersView::from(&s.invoicing.reminders),
             payment_receipts: s.invoicing.payment_receipts,
+            receipt_grace_minutes: s.invoicing.receipt_grace_minutes,
             default_client_language: s.receivers.default_client_language.as_str(),
             invitation_resend_days: s.receivers.invitation_resend_days,
             invitation_resends: s.receivers.invitation_resends,

@@ -157,8 +157,11 @@ impl ThisStore {
     ) -> StoreResult<(Disbursement, Vec<ItemDetail>)> {
         let mut conn = self.reader().acquire().await?;
         let d = read_disbursement(&mut conn, tenant, id).await?.ok_or(StoreError::NotFound)?;
+        // The wallet is the payout's once there is one: a receiver who registered after the draft
+        // was paid to the wallet they registered, which the item itself never learns.
         let mut qb = QueryBuilder::new(
-            "SELECT i.id, i.row_number, i.external_id, i.client_id, i.wallet_account_id, i.asset_amount, i.memo,
+            "SELECT i.id, i.row_number, i.external_id, i.client_id,
+                    COALESCE(p.wallet_account_id, i.wallet_account_id) AS wallet_account_id, i.asset_amount, i.memo,
                     p.id AS p_id, p.approval_status, p.exec_status, a.tx_hash, a.error_code, a.error_message
              FROM disbursement_items i
              LEFT JOIN payouts p ON p.disbursement_item_id = i.id

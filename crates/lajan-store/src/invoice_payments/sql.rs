@@ -8,7 +8,7 @@ macro_rules! invoice_payment_select {
     () => {
         "SELECT p.id, p.org_id, p.env, p.invoice_id, p.amount, p.method, p.reference, p.incoming_payment_id,
                 p.paid_at, p.created_at, p.actor_type, p.actor_id, p.reversed_at, p.reversed_by_type,
-                p.reversed_by_id, p.reversal_reason, p.receipt_left
+                p.reversed_by_id, p.reversal_reason, p.receipt_left, p.receipt_sent_at
          FROM invoice_payments p"
     };
 }
@@ -40,9 +40,19 @@ fn invoice_payment_from_row(row: &DbRow) -> StoreResult<InvoicePayment> {
 
 /// Writes `payment` in the transaction that counts it, owing its client a receipt unless it
 /// came from the client's own credit balance (the receipt worker reads the settings), and what
-/// the invoice still owes with it (`left`), which that receipt tells.
+/// the invoice still owes with it (`left`), which that receipt tells. A payment a person
+/// recorded (not seen on the network) is receipted after the settings' grace minutes, so a typo
+/// reversed meanwhile never reaches the client.
 async fn insert_invoice_payment(tx: &mut Tx, payment: &InvoicePayment, left: i64) -> StoreResult<()> {
-    let receipt_due = (payment.method != PaymentMethod::CreditBalance).then_some(payment.recorded_at.as_millis());
+    let grace_minutes = match payment.method {
+        PaymentMethod::Stellar | PaymentMethod::CreditBalance => 0,
+        _ => {
+            let tenant = Tenant::new(payment.org_id.clone(), payment.env);
+            settings_in(tx, &tenant).await?.invoicing.receipt_grace_minutes
+        }
+    };
+    let receipt_due = (payment.method != PaymentMethod::CreditBalance)
+        .then(|| payment.recorded_at.plus_millis(i64::from(grace_minutes) * 60_000).as_millis());
     query(
         "INSERT INTO invoice_payments (id, org_id, env, invoice_id, amount, method, reference, incoming_payment_id,
                                        paid_at, created_at, actor_type, actor_id, receipt_due_at, receipt_left)
@@ -241,9 +251,12 @@ impl InvoicePaymentStore for ThisStore {
             move_credit_balance(&mut tx, tenant, &locked.invoice, payment.amount, CreditCause::Unapplied, at).await?;
         }
         settle_received(&mut tx, tenant, invoice_id, CreditCause::PaymentReversed, at).await?;
+        // A receipt that went out is corrected by the receipt worker, now; one still waiting is
+        // never sent (the worker finds the payment reversed).
         query(
             "UPDATE invoice_payments SET reversed_at = $1, reversed_by_type = $2, reversed_by_id = $3,
-                    reversal_reason = $4
+                    reversal_reason = $4,
+                    receipt_due_at = CASE WHEN receipt_sent_at IS NULL THEN receipt_due_at ELSE $1 END
              WHERE id = $5",
         )
         .bind(at.as_millis())

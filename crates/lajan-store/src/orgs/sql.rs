@@ -4,6 +4,7 @@ use crate::settings_changes::SettingsRule;
 use crate::{HomeDomainOrg, NewApiKey, OrgStore};
 use lajan_domain::apikey::ApiKey;
 use lajan_domain::org::Organization;
+use lajan_domain::phone::PhoneCountry;
 use lajan_domain::receiver::{ReceiverSettings, RecommendedWallet};
 use lajan_domain::reminder::{ReminderSettings, parse_time_of_day, time_of_day_text};
 use lajan_domain::stellar_profile::StellarProfile;
@@ -78,7 +79,7 @@ macro_rules! settings_select {
     () => {
         "SELECT default_currency, default_tax_rate, payout_approval_required, require_distinct_approver, timezone,
                 default_client_language, invitation_resend_days, invitation_resends, registration_window_days,
-                whatsapp_invitations, recommended_wallets, home_domain, documentation, invoicing
+                whatsapp_invitations, recommended_wallets, home_domain, documentation, invoicing, country
          FROM settings WHERE org_id = $1 AND env = $2"
     };
 }
@@ -92,6 +93,7 @@ fn settings_from_row(row: Option<&DbRow>) -> StoreResult<Settings> {
         payout_approval_required: row.try_get("payout_approval_required")?,
         require_distinct_approver: row.try_get("require_distinct_approver")?,
         timezone: row.try_get("timezone")?,
+        country: PhoneCountry::parse(&row.try_get::<String, _>("country")?).map_err(corrupt)?,
         invoicing: serde_json::from_str::<StoredInvoicing>(&row.try_get::<String, _>("invoicing")?)
             .map_err(corrupt)?
             .settings()?,
@@ -118,6 +120,9 @@ struct StoredInvoicing {
     reminders: Option<StoredReminders>,
     #[serde(default = "allowed")]
     payment_receipts: bool,
+    /// Absent in settings kept before receipts waited: the default.
+    #[serde(default)]
+    receipt_grace_minutes: Option<u32>,
 }
 
 /// The reminder schedule in the settings' JSON; absent: the default schedule.
@@ -150,6 +155,7 @@ impl StoredInvoicing {
                 time_of_day: time_of_day_text(r.time_of_day),
             }),
             payment_receipts: s.payment_receipts,
+            receipt_grace_minutes: Some(s.receipt_grace_minutes),
         }
     }
 
@@ -166,6 +172,9 @@ impl StoredInvoicing {
             allow_partial_payments: self.allow_partial_payments,
             reminders,
             payment_receipts: self.payment_receipts,
+            receipt_grace_minutes: self
+                .receipt_grace_minutes
+                .unwrap_or_else(|| InvoicingSettings::default().receipt_grace_minutes),
         })
     }
 }
@@ -259,8 +268,9 @@ async fn upsert_settings(tx: &mut Tx, tenant: &Tenant, s: &Settings, at: Timesta
         "INSERT INTO settings (org_id, env, default_currency, default_tax_rate, payout_approval_required,
                                require_distinct_approver, timezone, updated_at, default_client_language,
                                invitation_resend_days, invitation_resends, registration_window_days,
-                               whatsapp_invitations, recommended_wallets, home_domain, documentation, invoicing)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+                               whatsapp_invitations, recommended_wallets, home_domain, documentation, invoicing,
+                               country)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
          ON CONFLICT (org_id, env) DO UPDATE SET
             default_currency = excluded.default_currency,
             default_tax_rate = excluded.default_tax_rate,
@@ -276,7 +286,8 @@ async fn upsert_settings(tx: &mut Tx, tenant: &Tenant, s: &Settings, at: Timesta
             recommended_wallets = excluded.recommended_wallets,
             home_domain = excluded.home_domain,
             documentation = excluded.documentation,
-            invoicing = excluded.invoicing",
+            invoicing = excluded.invoicing,
+            country = excluded.country",
     )
     .bind(&tenant.org_id)
     .bind(tenant.env.as_str())
@@ -295,6 +306,7 @@ async fn upsert_settings(tx: &mut Tx, tenant: &Tenant, s: &Settings, at: Timesta
     .bind(&s.stellar.home_domain)
     .bind(serde_json::to_string(&StoredDocumentation::of(&s.stellar)).map_err(corrupt)?)
     .bind(serde_json::to_string(&StoredInvoicing::of(&s.invoicing)).map_err(corrupt)?)
+    .bind(s.country.code())
     .execute(&mut **tx)
     .await?;
     Ok(())

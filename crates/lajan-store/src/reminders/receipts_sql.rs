@@ -26,20 +26,32 @@ impl ThisStore {
         // Sent by another worker meanwhile.
         let Some(row) = row else { return Ok(Vec::new()) };
         let payment = invoice_payment_from_row(&row)?;
+        let sent_before = row.try_get::<Option<i64>, _>("receipt_sent_at")?.is_some();
         let mut queued = Vec::new();
-        if payment.reversal.is_none() {
+        // Its receipt, or, for a payment reversed after its receipt went, the correction; a
+        // payment reversed before its receipt went gets neither.
+        if payment.reversal.is_none() != sent_before {
             let detail = read_invoice(&mut *tx, tenant, &payment.invoice_id).await?.ok_or(StoreError::NotFound)?;
-            // Recorded before what a payment left was kept: what is owed now is the best told.
-            let left = row.try_get::<Option<i64>, _>("receipt_left")?.unwrap_or_else(|| detail.invoice.amount_remaining());
+            // A receipt tells what its payment left (recorded before that was kept: what is owed
+            // now, the best told); a correction tells what is owed now.
+            let kept = row.try_get::<Option<i64>, _>("receipt_left")?.filter(|_| payment.reversal.is_none());
+            let left = kept.unwrap_or_else(|| detail.invoice.amount_remaining());
             for m in &render(&detail, &payment, left) {
                 let about = MessageAbout::Invoice(&payment.invoice_id, &detail.client.id);
                 queued.push(insert_message(&mut tx, tenant, m, about, at, message_event).await?);
             }
         }
-        query("UPDATE invoice_payments SET receipt_due_at = NULL WHERE id = $1")
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
+        let sent_now = payment.reversal.is_none() && !queued.is_empty();
+        query(
+            "UPDATE invoice_payments SET receipt_due_at = NULL,
+                    receipt_sent_at = CASE WHEN $2 THEN $3 ELSE receipt_sent_at END
+             WHERE id = $1",
+        )
+        .bind(id)
+        .bind(sent_now)
+        .bind(at.as_millis())
+        .execute(&mut *tx)
+        .await?;
         self.commit(tx).await?;
         Ok(queued)
     }

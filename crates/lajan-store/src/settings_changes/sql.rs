@@ -12,6 +12,9 @@ struct StoredSettings {
     approval_required: bool,
     distinct_approver: bool,
     timezone: String,
+    /// Absent in changes recorded before organizations had a country: they were Haitian.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    country: Option<String>,
     /// Absent in changes recorded before receivers had settings: those were the defaults.
     #[serde(default)]
     receivers: Option<StoredReceivers>,
@@ -41,6 +44,7 @@ fn settings_text(s: &Settings) -> StoreResult<String> {
         approval_required: s.payout_approval_required,
         distinct_approver: s.require_distinct_approver,
         timezone: s.timezone.clone(),
+        country: Some(s.country.code()),
         receivers: Some(StoredReceivers {
             language: s.receivers.default_client_language.as_str().to_owned(),
             resend_days: s.receivers.invitation_resend_days,
@@ -64,6 +68,10 @@ fn settings_of_text(text: &str) -> StoreResult<Settings> {
         payout_approval_required: s.approval_required,
         require_distinct_approver: s.distinct_approver,
         timezone: s.timezone,
+        country: match s.country {
+            None => PhoneCountry::HAITI,
+            Some(code) => PhoneCountry::parse(&code).map_err(corrupt)?,
+        },
         receivers: match s.receivers {
             None => ReceiverSettings::default(),
             Some(r) => ReceiverSettings {

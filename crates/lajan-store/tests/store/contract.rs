@@ -70,7 +70,7 @@ async fn client(
         reminders_enabled: None,
         verification: None,
     }
-    .into_client(IdKind::Client.generate(), Timestamp::now())
+    .into_client(IdKind::Client.generate(), Timestamp::now(), lajan_domain::phone::PhoneCountry::HAITI)
     .unwrap()
     .0;
     let ev = NewEvent { event_type: "client.created", object: serde_json::json!({ "id": c.id }) };
@@ -154,6 +154,7 @@ contract!(settings_default_and_persist_per_tenant, |store| {
         payout_approval_required: false,
         require_distinct_approver: true,
         timezone: "America/Port-au-Prince".into(),
+        country: lajan_domain::phone::PhoneCountry::parse("FR").unwrap(),
         invoicing: lajan_domain::settings::InvoicingSettings {
             allow_partial_payments: false,
             reminders: lajan_domain::reminder::ReminderSettings {
@@ -162,6 +163,7 @@ contract!(settings_default_and_persist_per_tenant, |store| {
                 time_of_day: lajan_domain::reminder::parse_time_of_day("18:30").unwrap(),
             },
             payment_receipts: false,
+            receipt_grace_minutes: 12,
         },
         receivers: ReceiverSettings {
             default_client_language: Language::Fr,
@@ -272,7 +274,7 @@ contract!(clients_are_isolated_searchable_and_archivable, |store| {
         language: Some(Some("fr".into())),
         ..Default::default()
     }
-    .parse(Timestamp::now())
+    .parse(Timestamp::now(), lajan_domain::phone::PhoneCountry::HAITI)
     .unwrap()
     .0;
     let ev = |c: &lajan_domain::client::Client| NewEvent {
@@ -310,7 +312,7 @@ contract!(clients_are_isolated_searchable_and_archivable, |store| {
     assert_eq!(makers, [&Actor::worker(), &Actor::worker()], "the tenant's actor, not the no-op update's");
     let by_user = t.clone().acting_as(Actor::User("usr_1".into()));
     let renamed = ClientPatchInput { first_name: Some(Some("Marie".into())), ..Default::default() }
-        .parse(Timestamp::now())
+        .parse(Timestamp::now(), lajan_domain::phone::PhoneCountry::HAITI)
         .unwrap()
         .0;
     store.update_client(&by_user, &marie.id, &renamed, WaitingPayouts::default(), Timestamp::now(), &ev).await.unwrap();
@@ -371,7 +373,7 @@ contract!(a_failed_commit_leaves_neither_change_nor_event, |store| {
     let o = org(&store, "Acme").await;
     let t = tenant(&o, Environment::Test);
     let c = ClientInput { first_name: Some("A".into()), last_name: Some("B".into()), ..Default::default() }
-        .into_client(IdKind::Client.generate(), Timestamp::now())
+        .into_client(IdKind::Client.generate(), Timestamp::now(), lajan_domain::phone::PhoneCountry::HAITI)
         .unwrap()
         .0;
     let ev = NewEvent { event_type: "client.created", object: serde_json::json!({}) };
@@ -389,7 +391,7 @@ fn claim(key: &str, hash: &str, at: Timestamp) -> IdempotencyClaim {
 
 fn new_client(first: &str) -> Client {
     ClientInput { first_name: Some(first.into()), last_name: Some("B".into()), ..Default::default() }
-        .into_client(IdKind::Client.generate(), Timestamp::now())
+        .into_client(IdKind::Client.generate(), Timestamp::now(), lajan_domain::phone::PhoneCountry::HAITI)
         .unwrap()
         .0
 }

@@ -29,7 +29,7 @@ async fn tenant(store: &Arc<dyn Store>) -> Tenant {
 
 async fn client(store: &Arc<dyn Store>, t: &Tenant) -> String {
     let c = ClientInput { first_name: Some("Marie".into()), last_name: Some("Jean".into()), ..Default::default() }
-        .into_client(IdKind::Client.generate(), Timestamp::now())
+        .into_client(IdKind::Client.generate(), Timestamp::now(), lajan_domain::phone::PhoneCountry::HAITI)
         .unwrap()
         .0;
     store

@@ -145,7 +145,9 @@ contract!(a_created_payout_answers_what_a_read_gives_back, |store| {
         language: Some("en".into()),
         ..Default::default()
     };
-    let (mut client, _) = input.into_client(IdKind::Client.generate(), Timestamp::now()).unwrap();
+    let (mut client, _) = input
+        .into_client(IdKind::Client.generate(), Timestamp::now(), lajan_domain::phone::PhoneCountry::HAITI)
+        .unwrap();
     // A verification as the services seal it: the joined client carries it as stored.
     client.verification =
         Some(Verification { kind: VerificationKind::Pin, hash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA".into() });

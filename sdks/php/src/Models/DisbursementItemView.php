@@ -42,8 +42,9 @@ final readonly class DisbursementItemView
         /** The hash of the payout's latest transaction. */
         public ?string $txHash = null,
         /**
-         * The wallet paid: the one given, or the client's when the draft was created; null when the
-         * client had none (the payout takes their wallet when they register one).
+         * The wallet paid: the one given, or the client's when the batch was submitted, or the one
+         * the client registered later for a payout that waited for them; null while the client has
+         * none.
          */
         public ?string $walletAccountId = null,
     ) {

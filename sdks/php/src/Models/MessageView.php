@@ -30,7 +30,10 @@ final readonly class MessageView
          * @var 'queued'|'sent'|'delivered'|'failed'|'undeliverable'
          */
         public string $status,
-        /** What it says: `invoice`, `reminder`, `receipt`, `invitation` or `registration_code`. */
+        /**
+         * What it says: `invoice`, `reminder`, `receipt`, `receipt_correction` (a receipt taken
+         * back: its payment was reversed), `invitation` or `registration_code`.
+         */
         public string $template,
         public string $text,
         /** The phone number or email address. */

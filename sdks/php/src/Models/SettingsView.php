@@ -15,6 +15,11 @@ final readonly class SettingsView
          * arrives anyway is still counted.
          */
         public bool $allowPartialPayments,
+        /**
+         * The organization's country (ISO 3166-1 alpha-2; `HT` unless set): phone numbers written
+         * without a country code are read as its numbers and kept in E.164.
+         */
+        public string $country,
         /** The language of a client created without one: ht, fr or en. */
         public string $defaultClientLanguage,
         /**
@@ -40,6 +45,11 @@ final readonly class SettingsView
         public bool $paymentReceipts,
         /** When true, new payouts wait for approval. */
         public bool $payoutApprovalRequired,
+        /**
+         * Minutes the receipt of a payment recorded by a person waits before it is sent (a reversal
+         * within them means it is never sent).
+         */
+        public int $receiptGraceMinutes,
         /**
          * The wallets the registration page suggests to a receiver who has none, in this order.
          *
@@ -81,6 +91,7 @@ final readonly class SettingsView
     {
         return new self(
             allowPartialPayments: $data['allowPartialPayments'],
+            country: $data['country'],
             defaultClientLanguage: $data['defaultClientLanguage'],
             defaultCurrency: $data['defaultCurrency'],
             defaultTaxRate: $data['defaultTaxRate'],
@@ -88,6 +99,7 @@ final readonly class SettingsView
             invitationResends: $data['invitationResends'],
             paymentReceipts: $data['paymentReceipts'],
             payoutApprovalRequired: $data['payoutApprovalRequired'],
+            receiptGraceMinutes: $data['receiptGraceMinutes'],
             recommendedWallets: array_map(RecommendedWalletView::fromArray(...), $data['recommendedWallets']),
             registrationWindowDays: $data['registrationWindowDays'],
             reminders: RemindersView::fromArray($data['reminders']),
