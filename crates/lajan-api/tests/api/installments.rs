@@ -128,7 +128,7 @@ api_test!(the_page_and_the_messages_ask_for_the_next_instalment, |app| {
     assert!(html.contains("amount=40.00"), "the wallet link asks for the instalment");
     let messages = get(app, "/v1/sandbox/messages").await;
     let sms = messages["data"].as_array().unwrap().iter().find(|m| m["channel"] == "sms").unwrap();
-    assert!(sms["text"].as_str().unwrap().contains("HTG 40.00 due 2030-01-31"), "{sms}");
+    assert!(sms["text"].as_str().unwrap().contains("(HTG 40.00) dwe peye 2030-01-31"), "{sms}");
 
     // 30.00 paid: the page asks for the 10.00 left of it, and may pay up to all 70.00.
     cash(app, id, 30).await;

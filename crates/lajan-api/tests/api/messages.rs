@@ -23,8 +23,8 @@ api_test!(every_message_is_a_record_with_its_status_live_and_sandbox, |app| {
         assert!(m["id"].as_str().unwrap().starts_with("msg_"), "{m}");
         assert_eq!(
             (&m["invoiceId"], &m["template"], &m["language"], &m["status"]),
-            (&json!(id), &json!("invoice"), &json!("en"), &json!("delivered")),
-            "a sandbox message is delivered at once, simulated: {m}"
+            (&json!(id), &json!("invoice"), &json!("ht"), &json!("delivered")),
+            "in the client's language (Creole by default), delivered at once, simulated: {m}"
         );
         assert!(m["providerId"].as_str().unwrap().starts_with("sandbox_"), "{m}");
     }
@@ -101,4 +101,36 @@ api_test!(the_sandbox_test_numbers_fail_as_live_messages_do_with_their_events, |
     );
     let failed = get(app, &key, "/v1/messages?status=failed").await;
     assert_eq!(failed["pagination"]["total"], 1);
+});
+
+api_test!(an_invoice_is_sent_in_its_clients_language_with_a_link_that_opens_in_it, |app| {
+    let page_lang = async |link: &str, accept: &str| {
+        // The public host is the deployment's; the test server answers the same path.
+        let path = &link[link.find("/pay/").unwrap()..];
+        let r = app.http.get(app.url(path)).header("accept-language", accept).send().await.unwrap();
+        let html = r.text().await.unwrap();
+        html.split("<html lang=\"").nth(1).unwrap().split('"').next().unwrap().to_owned()
+    };
+    for (lang, sms_words, subject_words) in
+        [("ht", "fakti INV-", "pou peye"), ("fr", "à régler le", "à régler le"), ("en", "due 20", "due 20")]
+    {
+        let body = json!({ "firstName": "Woz", "lastName": "Pyè", "phoneNumber": "+50937000009",
+                           "email": "woz@example.ht", "language": lang });
+        let client: Value = app.post("/v1/clients", &body).await.json().await.unwrap();
+        let invoice = app.invoice(client["id"].as_str().unwrap(), json!({ "sendImmediately": true })).await;
+        let id = invoice["id"].as_str().unwrap();
+        let key = app.key.clone();
+        let sent = get(app, &key, &format!("/v1/messages?invoiceId={id}")).await;
+        let sent = sent["data"].as_array().unwrap();
+        assert!(sent.iter().all(|m| m["language"] == lang), "{sent:?}");
+        let sms = sent.iter().find(|m| m["channel"] == "sms").unwrap()["text"].as_str().unwrap();
+        let email = sent.iter().find(|m| m["channel"] == "email").unwrap();
+        assert!(sms.contains(sms_words), "{lang}: {sms}");
+        assert!(email["subject"].as_str().unwrap().contains(subject_words), "{lang}: {email}");
+        assert!(email["html"].as_str().unwrap().contains(&format!("<html lang=\"{lang}\">")), "{email}");
+        // The link opens the page in the client's language, whatever the phone's browser asks.
+        let link = sms.rsplit(' ').next().unwrap();
+        assert_eq!(link, format!("{}?lang={lang}", invoice["paymentLink"]["url"].as_str().unwrap()));
+        assert_eq!(page_lang(link, "en-US,en;q=0.9").await, lang, "{link}");
+    }
 });

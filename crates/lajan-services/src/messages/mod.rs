@@ -33,23 +33,24 @@ pub fn invoice_messages(
         Some(next) => (next.remaining(), next.due_date),
         None => (i.amount_remaining(), i.due_date),
     };
+    let lang = client_lang(&d.client);
     let notice = InvoiceNotice {
+        lang,
         organization: organization.to_owned(),
         invoice_number: i.number.clone(),
         amount_due: money(amount_due),
         currency: i.currency.code().to_owned(),
         due_date: due_date.to_string(),
-        pay_url: pay_url(public_url, &d.intent.id),
+        pay_url: pay_link(public_url, &d.intent.id, lang),
         memo: d.invoice.memo.clone(),
     };
     let wanted = |c: Channel| requested.is_empty() || requested.contains(&c);
     let mut messages = Vec::new();
     if let (true, Some(email)) = (wanted(Channel::Email), &d.client.email) {
-        // Invoice texts are English for now (the client's language comes with reminders).
-        messages.push(email_message("invoice", "en", invoice_email(&notice, email)));
+        messages.push(email_message("invoice", lang.code(), invoice_email(&notice, email)));
     }
     if let (true, Some(phone)) = (wanted(Channel::Sms), &d.client.phone_number) {
-        messages.push(text_message(Channel::Sms, "invoice", "en", invoice_sms(&notice, phone)));
+        messages.push(text_message(Channel::Sms, "invoice", lang.code(), invoice_sms(&notice, phone)));
     }
     if messages.is_empty() {
         let asked = if requested.is_empty() {
@@ -83,7 +84,7 @@ pub fn reminder_messages(
         invoice_number: d.invoice.number.clone(),
         amount: format!("{} {}", d.invoice.currency.code(), money(reminder.amount)),
         due_date: reminder.due_date.to_string(),
-        pay_url: pay_url(public_url, &d.intent.id),
+        pay_url: pay_link(public_url, &d.intent.id, lang),
     };
     let mut messages = Vec::new();
     for channel in channels {
@@ -147,6 +148,12 @@ pub fn invitation_messages(d: &lajan_store::DueInvitation, link: &str) -> Result
         ));
     };
     Ok(vec![message])
+}
+
+/// The payment page's link as a client is sent it: it opens in their language (the page's
+/// own switch still lets them pick another).
+fn pay_link(public_url: &str, intent_id: &str, lang: lajan_i18n::Lang) -> String {
+    format!("{}?lang={}", pay_url(public_url, intent_id), lang.code())
 }
 
 /// The language a client's messages are written in (Creole for a code the catalogue lacks).

@@ -152,7 +152,7 @@ pub fn receipt_email(n: &ReceiptNotice, to: &str) -> OutgoingEmail {
 mod tests {
     use super::*;
 
-    const LINK: &str = "https://pay.lajan.example/pay/pi_01a1fcabba3475ab93d77402274386ce";
+    const LINK: &str = "https://pay.lajan.example/pay/pi_01a1fcabba3475ab93d77402274386ce?lang=fr";
 
     fn reminder(lang: Lang, when: ReminderWhen, organization: &str) -> ReminderNotice {
         ReminderNotice {

@@ -1,10 +1,14 @@
-//! The words of an invoice notice: the email (subject, text and HTML) and the one-segment SMS.
+//! The words of an invoice notice, in the client's language: the email (subject, text and
+//! HTML) and the one-segment SMS.
 
 use super::shapes::{OutgoingEmail, OutgoingSms, one_line};
+use lajan_i18n::{Lang, text};
 
 /// What a customer needs to know about an invoice, as display strings the API already formatted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InvoiceNotice {
+    /// The client's language, which every word is in.
+    pub lang: Lang,
     pub organization: String,
     pub invoice_number: String,
     /// The API's decimal string, e.g. `1250.00`.
@@ -23,39 +27,48 @@ pub fn invoice_email(n: &InvoiceNotice, to: &str) -> OutgoingEmail {
     let due = one_line(&n.due_date);
     let url = one_line(&n.pay_url);
     let memo = n.memo.as_deref().map(str::trim).filter(|m| !m.is_empty());
+    let args = [("org", org.clone()), ("number", number.clone()), ("amount", amount.clone()), ("date", due.clone())];
+    let say = |key: &str| one_line(&text(n.lang, key, &args));
+    let (intro, amount_label, due_label) =
+        (say("invoice-email-intro"), say("invoice-email-amount-due"), say("invoice-email-due-date"));
+    let (button, fallback) = (say("reminder-email-button"), say("invite-email-fallback"));
+    let subject = say("invoice-email-subject");
 
-    let subject = format!("Invoice {number} from {org}: {amount} due {due}");
-
-    let mut text = format!("{org} sent you invoice {number}.\n\nAmount due: {amount}\nDue date: {due}\n");
+    let mut words = format!("{intro}\n\n{amount_label}: {amount}\n{due_label}: {due}\n");
     if let Some(memo) = memo {
-        text.push_str(&format!("\n{memo}\n"));
+        words.push_str(&format!("\n{memo}\n"));
     }
-    text.push_str(&format!("\nPay now: {url}\n"));
+    words.push_str(&format!("\n{button}: {url}\n"));
 
     let memo_html = memo
         .map(|m| format!("<p style=\"margin:16px 0 0;color:#3e4c59;\">{}</p>\n", escape(m).replace('\n', "<br>")))
         .unwrap_or_default();
-    let (org, number, amount, due, url) = (escape(&org), escape(&number), escape(&amount), escape(&due), escape(&url));
+    // The number stands out in the sentence, in whichever place the language puts it.
+    let intro = escape(&intro).replacen(&escape(&number), &format!("<strong>{}</strong>", escape(&number)), 1);
+    let (amount, due, url) = (escape(&amount), escape(&due), escape(&url));
+    let (amount_label, due_label, button, fallback) =
+        (escape(&amount_label), escape(&due_label), escape(&button), escape(&fallback));
     let html = format!(
         "<!DOCTYPE html>\n\
-<html><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n\
+<html lang=\"{lang}\"><body style=\"margin:0;padding:24px;background:#f4f5f7;font-family:Helvetica,Arial,sans-serif;color:#1f2933;\">\n\
 <div style=\"max-width:480px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;\">\n\
-<p style=\"margin:0 0 16px;font-size:16px;\">{org} sent you invoice <strong>{number}</strong>.</p>\n\
+<p style=\"margin:0 0 16px;font-size:16px;\">{intro}</p>\n\
 <table role=\"presentation\" style=\"width:100%;border-collapse:collapse;font-size:15px;\">\n\
-<tr><td style=\"padding:4px 0;color:#52606d;\">Amount due</td>\
+<tr><td style=\"padding:4px 0;color:#52606d;\">{amount_label}</td>\
 <td style=\"padding:4px 0;text-align:right;font-weight:bold;\">{amount}</td></tr>\n\
-<tr><td style=\"padding:4px 0;color:#52606d;\">Due date</td>\
+<tr><td style=\"padding:4px 0;color:#52606d;\">{due_label}</td>\
 <td style=\"padding:4px 0;text-align:right;\">{due}</td></tr>\n\
 </table>\n\
 {memo_html}\
 <p style=\"margin:24px 0;text-align:center;\"><a href=\"{url}\" style=\"display:inline-block;padding:12px 28px;\
-background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">Pay now</a></p>\n\
-<p style=\"margin:0;font-size:13px;color:#52606d;\">If the button does not work, open \
+background:#0b6e4f;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:bold;\">{button}</a></p>\n\
+<p style=\"margin:0;font-size:13px;color:#52606d;\">{fallback} \
 <a href=\"{url}\" style=\"color:#0b6e4f;\">{url}</a></p>\n\
-</div>\n</body></html>\n"
+</div>\n</body></html>\n",
+        lang = n.lang.code()
     );
 
-    OutgoingEmail { to: to.trim().to_owned(), subject, text, html }
+    OutgoingEmail { to: to.trim().to_owned(), subject, text: words, html }
 }
 
 /// An email's button: its words, where it goes, and what the line under it says before the link.
@@ -122,8 +135,11 @@ pub fn invoice_sms(n: &InvoiceNotice, to: &str) -> OutgoingSms {
     let url = one_line(&n.pay_url);
 
     let sms = |body: String| OutgoingSms { to: to.trim().to_owned(), body, status_callback: None };
+    let args = [("number", number), ("amount", format!("{currency} {amount}")), ("date", due)];
+    let say = |key: &str| to_gsm(&text(n.lang, key, &args));
+    let pay = format!("{} {url}", say("reminder-pay"));
 
-    let core = format!("invoice {number}, {currency} {amount} due {due}. Pay: {url}");
+    let core = format!("{} {pay}", say("invoice-sms"));
     let org = to_gsm(&n.organization);
     let room = SEGMENT.saturating_sub(core.chars().count() + ": ".len());
     let org = shorten(&org, room);
@@ -136,9 +152,9 @@ pub fn invoice_sms(n: &InvoiceNotice, to: &str) -> OutgoingSms {
     }
 
     let fallbacks = [
-        format!("Invoice {number}, {currency} {amount} due {due}. Pay: {url}"),
-        format!("{currency} {amount} due {due}. Pay: {url}"),
-        format!("{currency} {amount}. Pay: {url}"),
+        format!("{} {pay}", say("invoice-sms-alone")),
+        format!("{} {pay}", say("invoice-sms-short")),
+        format!("{currency} {amount}. {pay}"),
     ];
     let last = fallbacks[fallbacks.len() - 1].clone();
     sms(fallbacks.into_iter().find(|b| is_single_gsm_segment(b)).unwrap_or(last))

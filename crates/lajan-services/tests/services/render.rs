@@ -1,11 +1,13 @@
 //! The invoice notice texts: every field present, HTML escaped, SMS in one GSM-7 segment.
 
+use lajan_i18n::Lang;
 use lajan_services::messages::render::{InvoiceNotice, invoice_email, invoice_sms, is_single_gsm_segment};
 
 const URL: &str = "https://pay.example.ht/pay/pi_0123456789abcdef0123456789abcdef";
 
 fn notice(org: &str) -> InvoiceNotice {
     InvoiceNotice {
+        lang: Lang::En,
         organization: org.into(),
         invoice_number: "INV-000042".into(),
         amount_due: "1250.00".into(),
@@ -88,6 +90,7 @@ fn any_organization_name_yields_one_segment_with_amount_and_link_intact() {
         let url = format!("{base}/pay/pi_{hex}");
         let amount = rng.pick(&["0.01", "1250.00", "999999999.99", "12.5", "1000000000000.00"]);
         let n = InvoiceNotice {
+            lang: Lang::En,
             organization: org.clone(),
             invoice_number: format!("INV-{:06}", rng.below(1_000_000)),
             amount_due: amount.into(),
@@ -141,6 +144,7 @@ fn email_without_memo_has_no_memo_paragraph() {
 #[test]
 fn html_escapes_every_interpolated_value() {
     let n = InvoiceNotice {
+        lang: Lang::En,
         organization: "<script>alert('org')</script> & Co".into(),
         invoice_number: "INV-<b>1</b>".into(),
         amount_due: "1250.00".into(),
@@ -167,4 +171,25 @@ fn line_breaks_in_names_cannot_reach_the_subject_or_sms() {
     assert!(!email.subject.contains(['\r', '\n']), "{:?}", email.subject);
     let sms = invoice_sms(&n, "+1");
     assert!(!sms.body.contains(['\r', '\n']), "{:?}", sms.body);
+}
+
+#[test]
+fn each_language_writes_its_own_invoice_in_one_segment_with_the_link_whole() {
+    let long = "Institution de Microfinance pour le Développement Économique et Social";
+    for (lang, words, email_words) in [
+        (Lang::Ht, "fakti INV-000042 (HTG 1250.00) dwe peye 2026-12-01. Peye: ", "voye fakti"),
+        (Lang::Fr, "facture INV-000042, HTG 1250.00 à régler le 2026-12-01. Payer : ", "vous a envoyé la facture"),
+        (Lang::En, "invoice INV-000042, HTG 1250.00 due 2026-12-01. Pay: ", "sent you invoice"),
+    ] {
+        for org in ["Fonkoze", long] {
+            let n = InvoiceNotice { lang, ..notice(org) };
+            let sms = invoice_sms(&n, "+50937000000").body;
+            assert!(is_single_gsm_segment(&sms), "{lang:?}: {sms}");
+            assert!(sms.ends_with(&format!("{words}{URL}")), "{lang:?}: {sms}");
+        }
+        let email = invoice_email(&InvoiceNotice { lang, ..notice("Fonkoze") }, "client@example.com");
+        assert!(email.text.contains(email_words), "{lang:?}: {}", email.text);
+        assert!(email.html.contains(&format!("<html lang=\"{}\">", lang.code())), "{}", email.html);
+        assert!(email.html.contains("<strong>INV-000042</strong>"), "{}", email.html);
+    }
 }

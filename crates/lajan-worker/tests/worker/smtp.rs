@@ -1,5 +1,6 @@
 //! SmtpSender against a loopback SMTP sink that records what it is sent.
 
+use lajan_i18n::Lang;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -23,6 +24,7 @@ fn config(addr: SocketAddr) -> SmtpConfig {
 
 fn notice() -> InvoiceNotice {
     InvoiceNotice {
+        lang: Lang::En,
         organization: "Fonkoze".into(),
         invoice_number: "INV-000042".into(),
         amount_due: "1250.00".into(),
