@@ -4,7 +4,7 @@
 //! rule matches is shown as it came (a test keeps the table in step with the domain).
 
 use lajan_domain::{FieldError, Invalid};
-use lajan_i18n::{say_known, say_with};
+use lajan_i18n::{answering_in, say_known, say_with};
 
 /// Each rule as the domain words it, `{}` standing for a value it carries (`$v1`, `$v2` in the
 /// catalogue), and its key. The first that matches wins: the specific before the general.
@@ -19,6 +19,10 @@ const RULES: &[(&str, &str)] = &[
     ("must hold 1 to {} lines", "rule-lines-count"),
     ("nothing is left to credit on this line", "rule-line-credited"),
     ("must be at most {}: what is left to credit on this line", "rule-line-left"),
+    ("must be at most {}: what the invoice's credit notes leave of its total", "rule-credit-left"),
+    ("the instalments sum to {}; the invoice's total is {}", "rule-installments-sum"),
+    ("would take what the invoice received past the largest amount", "rule-received-max"),
+    ("would take the {} balance past {}, the most a Stellar account can hold", "rule-balance-max"),
     ("cannot be null", "rule-required"),
     ("must not be empty", "rule-not-empty"),
     ("must not be only spaces", "rule-not-empty"),
@@ -164,11 +168,22 @@ fn matches(pattern: &str, message: &str) -> Option<Vec<String>> {
     rest.is_empty().then_some(values)
 }
 
+/// A value a rule carries as the page writes it: an amount (`3651.50`) in the page's number
+/// format (`3 651,50` in French and Creole); anything else as it came.
+fn in_page_format(value: String) -> String {
+    let decimal = value.split_once('.').is_some_and(|(whole, fraction)| {
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        digits(whole.strip_prefix('-').unwrap_or(whole)) && digits(fraction)
+    });
+    if decimal { lajan_i18n::formats::amount(answering_in(), &value) } else { value }
+}
+
 /// A rule's message in the request's language, when a rule words it; a message that opens with
 /// the field it is about (`walletAccountId must be ...`) is told with the field's label.
 fn worded(message: &str) -> Option<String> {
     for (pattern, key) in RULES {
         if let Some(values) = matches(pattern, message) {
+            let values = values.into_iter().map(in_page_format);
             let args: Vec<(&str, String)> = ["v1", "v2", "v3"].into_iter().zip(values).collect();
             return Some(say_with(key, &args));
         }
@@ -255,6 +270,25 @@ mod tests {
         found
     }
 
+    /// What a message's rule would carry over as a value into the page's words although it is
+    /// the domain's own English (a rule `must be at most {}` matching `must be at most 7: what is
+    /// left...`): a value the catalogue's text shows must be one the domain filled in, never words.
+    fn english_carried(message: &str) -> Option<String> {
+        // A message may open with the field it is about (`amount must be ...`).
+        let after_field = message.split_once(' ').map(|(_, rest)| rest).unwrap_or_default();
+        let (text, (pattern, key)) = [message, after_field]
+            .into_iter()
+            .find_map(|m| RULES.iter().find(|(p, _)| matches(p, m).is_some()).map(|rule| (m, rule)))?;
+        let shown = say_with(key, &[("v1", "§1".into()), ("v2", "§2".into()), ("v3", "§3".into())]);
+        // Prose is lower-case words; codes (`HTG or USD`) and filled values are not.
+        let words = |v: &str| v.split(' ').filter(|w| w.len() > 2 && w.chars().all(|c| c.is_ascii_lowercase())).count();
+        matches(pattern, text)?
+            .into_iter()
+            .enumerate()
+            .find(|(i, v)| shown.contains(&format!("§{}", i + 1)) && words(v) > 1)
+            .map(|(_, v)| v)
+    }
+
     /// A message as it reads once its `{...}` placeholders are filled.
     fn filled(template: &str) -> String {
         let mut out = String::new();
@@ -306,10 +340,11 @@ mod tests {
             "The client has no contact",
             "the lines",
             "firstName and",
+            "the instalments",
         ];
         let crates = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let mut files = Vec::new();
-        for dir in ["lajan-domain/src", "lajan-services/src"] {
+        for dir in ["lajan-domain/src", "lajan-services/src", "lajan-store/src"] {
             let mut pending = vec![crates.join(dir)];
             while let Some(dir) = pending.pop() {
                 for entry in std::fs::read_dir(dir).unwrap() {
@@ -338,6 +373,9 @@ mod tests {
                         && worded(&message).is_none()
                     {
                         unworded.push(format!("{}: {literal}", file.display()));
+                    }
+                    if let Some(prose) = english_carried(&message) {
+                        unworded.push(format!("{}: {literal} (carries {prose:?} over in English)", file.display()));
                     }
                 }
             }

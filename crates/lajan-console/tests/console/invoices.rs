@@ -421,3 +421,52 @@ api_test!(a_clerk_reads_an_invoices_and_a_clients_messages_with_their_status, |a
     let bad = browser.get("/console/messages?channel=pigeon").await;
     assert_eq!(bad.status(), 400);
 });
+
+api_test!(refusals_with_amounts_are_worded_in_the_pages_language_and_number_format, |app| {
+    let client = app.reachable_client().await;
+    let client_id = client["id"].as_str().unwrap();
+    let body =
+        json!({ "sendImmediately": true, "lineItems": [{ "description": "Prè", "quantity": 1, "unitPrice": 3751.5 }] });
+    let sent = app.invoice(client_id, body).await;
+    let id = sent["id"].as_str().unwrap();
+    let note = json!({ "amount": 100, "reason": "waiver" });
+    assert_eq!(app.post(&format!("/v1/invoices/{id}/credit-notes"), &note).await.status(), 201);
+    user(app, None, "ajan@example.ht", Role::Maker).await;
+    let french = Browser::speaking(app, "fr");
+    assert_eq!(location(&french.sign_in("ajan@example.ht", crate::browser::PASSWORD).await), "/console");
+    let creole = Browser::speaking(app, "ht");
+    assert_eq!(location(&creole.sign_in("ajan@example.ht", crate::browser::PASSWORD).await), "/console");
+    let squashed = |page: String| page.replace(['\u{202f}', '\u{a0}'], " ");
+
+    // A plan that does not add up to the total.
+    for (browser, says) in [
+        (&french, "les échéances font 3 751,00 ; le total de la facture est de 3 751,50"),
+        (&creole, "tranch yo fè 3 751,00; total fakti a se 3 751,50"),
+    ] {
+        let page = browser.get("/console/invoices/new").await.text().await.unwrap();
+        let (once, csrf) = (once_of(&page), browser.csrf().await);
+        let mut form = fields(&csrf, &once, client_id, &[("Prè", "1", "3751,50")]);
+        form.retain(|(k, _)| *k != "due_date");
+        form.extend([("installment_due", "2030-01-31"), ("installment_amount", "1751")]);
+        form.extend([("installment_due", "2030-02-28"), ("installment_amount", "2000")]);
+        let r = browser.post("/console/invoices", &form).await;
+        assert_eq!(r.status(), 400);
+        let page = squashed(r.text().await.unwrap());
+        assert!(page.contains(says) && !page.contains("sum to"), "{page}");
+    }
+
+    // A credit note above what the credit notes leave of the total.
+    for (browser, says) in [
+        (&french, "doit valoir au plus 3 651,50 : ce que les avoirs de la facture laissent de son total"),
+        (&creole, "pa dwe depase 3 651,50: sa nòt kredi fakti a kite sou total li"),
+    ] {
+        let page_path = format!("/console/invoices/{id}");
+        let page = browser.get(&page_path).await.text().await.unwrap();
+        let (once, csrf) = (once_in(&page, "issue-credit-note"), browser.csrf().await);
+        let form = [("csrf", csrf.as_str()), ("once", once.as_str()), ("amount", "5000"), ("reason", "waiver")];
+        let r = browser.post(&format!("{page_path}/credit-notes"), &form).await;
+        assert!(r.status().is_client_error(), "{}", r.status());
+        let page = squashed(r.text().await.unwrap());
+        assert!(page.contains(says) && !page.contains("leave of its total"), "{page}");
+    }
+});
