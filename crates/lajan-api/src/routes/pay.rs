@@ -265,6 +265,14 @@ fn page_html(
     };
     let due = money(asked);
     let refusal = refusal(intent, target, now);
+    // An invoice's page adds up: its total, less its credit notes and what it received, is what
+    // is left.
+    let (invoice_total, credited) = match target {
+        IntentTarget::Invoice(d) => {
+            (money(d.invoice.totals.total), (d.invoice.amount_credited > 0).then(|| money(d.invoice.amount_credited)))
+        }
+        IntentTarget::Link(_) => (money(intent.amount), None),
+    };
     let (title, status, due_date, lines, subtotal, tax, memo) = match target {
         IntentTarget::Invoice(d) => {
             let i = &d.invoice;
@@ -328,7 +336,7 @@ fn page_html(
                 installment => next.map(|n| context! { number => n.number, due_date => n.due_date.to_string() }),
                 installments => installment_count(target),
                 partial => asking.partial && owed > 1, chose => asking.chose,
-                total => money(intent.amount),
+                total => money(intent.amount), invoice_total, credited,
                 received => (intent.amount_received > 0).then(|| money(intent.amount_received)),
                 paid_at => intent.paid_at.map(|t| t.to_string()), lang, named_in_link,
                 destination, issuer, reference => intent.reference, intent_id => intent.id,

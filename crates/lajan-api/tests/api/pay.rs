@@ -80,7 +80,8 @@ api_test!(sandbox_payments_underpay_then_pay_through_the_watcher, |app| {
         (Some("partially_paid"), Some("40.00"), Value::Null)
     );
     let (_, html) = page(app, &pi).await;
-    assert!(html.contains("Received so far: HTG 40.00") && html.contains("Pay HTG <span id=\"due\">60.00"));
+    assert!(html.contains("id=\"paid-so-far\">−40.00<") && html.contains("Pay HTG <span id=\"due\">60.00"), "{html}");
+    assert!(html.contains("id=\"total\">HTG 100.00<") && html.contains("id=\"left\">HTG 60.00<"), "it adds up: {html}");
 
     let r = simulate(app, &pi, json!({ "amount": 70 })).await;
     let second: Value = r.json().await.unwrap();

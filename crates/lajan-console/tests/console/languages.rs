@@ -331,3 +331,38 @@ fn the_check_sees_english_in_text_and_attributes_but_not_in_code() {
     let found: Vec<String> = english_in(html).into_iter().map(|w| w.split(' ').next().unwrap().to_owned()).collect();
     assert_eq!(found, ["\"Search\"", "\"is\"", "\"due\""]);
 }
+
+api_test!(the_payment_page_adds_up_after_a_credit_note_and_a_payment_in_one_word_per_thing, |app| {
+    let rose = json!({ "firstName": "Rose", "lastName": "Délice", "email": "rose@example.ht" });
+    let client = ok(app.post("/v1/clients", &rose).await).await;
+    let body = json!({ "sendImmediately": true, "dueDate": "2030-02-28",
+                       "lineItems": [{ "description": "Prè", "quantity": 1, "unitPrice": 3751.5 }],
+                       "installments": [{ "amount": 1751.5, "dueDate": "2030-01-31" }, { "amount": 2000, "dueDate": "2030-02-28" }] });
+    let invoice = app.invoice(client["id"].as_str().unwrap(), body).await;
+    let id = invoice["id"].as_str().unwrap();
+    ok(app.post(&format!("/v1/invoices/{id}/credit-notes"), &json!({ "amount": 100, "reason": "waiver" })).await).await;
+    ok(app.post(&format!("/v1/invoices/{id}/payments"), &json!({ "amount": 500, "method": "cash" })).await).await;
+    let pi = invoice["paymentLink"]["url"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+    let page = async |lang: &str| {
+        let html = app.http.get(app.url(&format!("/pay/{pi}?lang={lang}"))).send().await.unwrap().text().await.unwrap();
+        html.replace(['\u{202f}', '\u{a0}'], " ")
+    };
+    // Total, less the credit note and the payment, is what is left: 3 751,50 − 100,00 − 500,00.
+    let french = page("fr").await;
+    for row in [
+        "Sous-total</td><td class=\"num\">3 751,50",
+        "id=\"total\">HTG 3 751,50<",
+        "Avoirs</td><td class=\"num\" id=\"credited\">−100,00<",
+        "Déjà payé</td><td class=\"num\" id=\"paid-so-far\">−500,00<",
+        "Reste à payer</td><td class=\"num\" id=\"left\">HTG 3 151,50<",
+        "Échéance 1 sur 2",
+    ] {
+        assert!(french.contains(row), "{row}: {french}");
+    }
+    let creole = page("ht").await;
+    assert!(
+        creole.contains("Nòt kredi") && creole.contains("Rès pou peye") && creole.contains("Tranch 1 sou 2"),
+        "{creole}"
+    );
+    assert!(!creole.contains("Vèsman"), "a payout's word is not an instalment's: {creole}");
+});
