@@ -10,7 +10,7 @@ use crate::extract::{MAX_BODY_BYTES, MAX_UPLOAD_BYTES};
 use crate::pay_throttle::MissThrottle;
 use crate::routes::{self, health};
 use crate::state::{AppParts, AppState};
-use crate::{auth, idempotency, observe, openapi, ratelimit};
+use crate::{auth, idempotency, observe, ratelimit};
 use anyhow::Context;
 use axum::Router;
 use axum::body::Body;
@@ -30,7 +30,6 @@ use tokio::net::TcpListener;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
-use utoipa_swagger_ui::SwaggerUi;
 
 pub struct Application {
     listener: TcpListener,
@@ -109,7 +108,7 @@ pub fn router(state: AppState) -> Router {
         .route_layer(from_fn_with_state(state.clone(), auth::authenticate))
         .layer(fixed(header::CACHE_CONTROL, "no-store"));
     // The reference may be read anywhere but shown inside no other site's frame.
-    let docs = Router::from(SwaggerUi::new("/docs").url("/v1/openapi.json", openapi::document()))
+    let docs = crate::docs_page::routes()
         .layer(fixed(header::X_FRAME_OPTIONS, "DENY"))
         .layer(fixed(header::CONTENT_SECURITY_POLICY, "frame-ancestors 'none'"));
     Router::new()

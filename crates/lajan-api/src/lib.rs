@@ -10,6 +10,7 @@ pub mod client_address;
 pub mod config;
 mod contention;
 pub mod counters;
+mod docs_page;
 pub mod error;
 pub mod extract;
 pub mod idempotency;

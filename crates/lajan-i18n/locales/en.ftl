@@ -848,6 +848,7 @@ installment-amount = Instalment { $line }, amount
 meta-pay = Pay what you owe securely with Lajan, in Stellar assets.
 meta-register = Register your Stellar wallet to receive payouts through Lajan.
 meta-sign-in = Sign in to the Lajan console to invoice clients and pay them out.
+meta-console = Lajan console: invoice your clients, record their repayments and pay them out.
 new-client = New client
 edit-client = Change the client
 create-client = Create the client

@@ -851,6 +851,7 @@ installment-amount = Échéance { $line }, montant
 meta-pay = Réglez ce que vous devez en toute sécurité avec Lajan, en actifs Stellar.
 meta-register = Enregistrez votre portefeuille Stellar pour recevoir des versements par Lajan.
 meta-sign-in = Connectez-vous à la console Lajan pour facturer vos clients et leur verser des fonds.
+meta-console = Console Lajan : facturez vos clients, enregistrez leurs remboursements et versez-leur des fonds.
 new-client = Nouveau client
 edit-client = Modifier le client
 create-client = Créer le client

@@ -845,6 +845,7 @@ installment-amount = Tranch { $line }, montan
 meta-pay = Peye sa ou dwe an sekirite ak Lajan, an aktif Stellar.
 meta-register = Anrejistre pòtfèy Stellar ou pou resevwa vèsman nan Lajan.
 meta-sign-in = Konekte nan konsòl Lajan pou fè fakti pou kliyan yo epi voye lajan ba yo.
+meta-console = Konsòl Lajan: voye fakti bay kliyan ou yo, anrejistre ranbousman yo epi fè vèsman ba yo.
 new-client = Nouvo kliyan
 edit-client = Chanje kliyan an
 create-client = Kreye kliyan an

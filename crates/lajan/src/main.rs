@@ -41,7 +41,9 @@ fn init_tracing() {
         std::env::var("LAJAN_LOG").or_else(|_| std::env::var("RUST_LOG")).unwrap_or_else(|_| "info,sqlx=warn".into());
     let builder = tracing_subscriber::fmt()
         .with_env_filter(EnvFilter::try_new(&filter).unwrap_or_else(|_| EnvFilter::new("info")))
-        .with_writer(std::io::stderr);
+        .with_writer(std::io::stderr)
+        // Colours only for a person at a terminal: a file, a pipe or a log collector gets plain text.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()));
     if json_logs() {
         builder.json().init();
         // A panic (one a handler's guard turns into a 500, say) is a log line like any other.

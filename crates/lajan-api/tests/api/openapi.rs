@@ -77,11 +77,14 @@ api_test!(openapi_and_docs_are_served, |app| {
             }
         }
     }
-    let html = app.http.get(app.url("/docs/")).send().await.unwrap();
-    assert_eq!(html.status(), 200);
-    let text = html.text().await.unwrap();
-    assert!(text.contains("swagger"), "Swagger UI page");
-    assert!(!text.contains("cdn") && !text.contains("unpkg"), "no external assets");
+    // `/docs` is the page itself, not a redirect; its relative assets load from /docs/.
+    for path in ["/docs", "/docs/"] {
+        let html = app.http.get(app.url(path)).send().await.unwrap();
+        assert_eq!(html.status(), 200, "{path}");
+        let text = html.text().await.unwrap();
+        assert!(text.contains("swagger") && text.contains("<base href=\"/docs/\">"), "Swagger UI page: {text}");
+        assert!(!text.contains("cdn") && !text.contains("unpkg"), "no external assets");
+    }
     let init = app.http.get(app.url("/docs/swagger-initializer.js")).send().await.unwrap();
     assert_eq!(init.status(), 200);
     assert!(init.text().await.unwrap().contains("/v1/openapi.json"));

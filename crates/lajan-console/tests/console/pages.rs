@@ -165,6 +165,10 @@ api_test!(the_dashboard_sums_what_waits_and_what_was_paid_and_disbursements_show
     let browser = Browser::signed_in(app, "viewer@example.ht").await;
     let (status, dashboard) = page(&browser, "/console").await;
     assert_eq!(status, 200);
+    assert!(
+        dashboard.contains("<meta name=\"description\" content=\"Lajan console: invoice your clients"),
+        "{dashboard}"
+    );
     let squashed: String = dashboard.split_whitespace().collect::<Vec<_>>().join(" ");
     for shown in [
         "<th>USDC</th><td class=\"num\">999,959.95</td>",

@@ -166,6 +166,10 @@ async fn serve_prints_a_sandbox_key_once_and_stops_gracefully() {
     let port = free_port();
     let mut first = Serve::start(dir.path(), port, &[]);
     let key = first.sandbox_key();
+    // Its log goes to a pipe here, not a terminal: plain text, no colour codes.
+    assert!(first.wait_for_line(|l| l.contains("INFO"), Duration::from_secs(5)).is_some(), "it logs");
+    let coloured = first.wait_for_line(|l| l.contains('\u{1b}'), Duration::from_millis(200));
+    assert_eq!(coloured, None, "ANSI escapes in a log that is not a terminal's");
     // No pooled connections: the second server listens on the same port as the first.
     let http = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
     let base = first.base.clone();
