@@ -131,7 +131,8 @@ api_test!(a_receiver_registers_through_the_page_and_is_paid_exactly_once, |app| 
     // The organization's question, written as people write it.
     let (_, html) = shown(submit(app, &token, "verify", &[("answer", "1990-5-8")]).await, 400).await;
     assert!(html.contains("Repons sa a pa koresponn"), "{html}");
-    let (step, html) = shown(submit(app, &token, "verify", &[("answer", "1990-5-7")]).await, 200).await;
+    // Day first, as a Creole page reads it: the 7th of May.
+    let (step, html) = shown(submit(app, &token, "verify", &[("answer", "07/05/1990")]).await, 200).await;
     assert!(step == "wallet" && html.contains("www.beansapp.com") && html.contains("Beans"), "{html}");
 
     // The address: its checksum, the account on the network, its trustline for USDC.
