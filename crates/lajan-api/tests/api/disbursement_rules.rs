@@ -7,7 +7,7 @@ use lajan_domain::Environment;
 use lajan_testkit::{TestApp, WALLET, expect_error};
 use serde_json::{Value, json};
 
-async fn report(app: &TestApp, id: &str) -> Vec<csv::StringRecord> {
+pub(crate) async fn report(app: &TestApp, id: &str) -> Vec<csv::StringRecord> {
     let r = app
         .http
         .get(app.url(&format!("/v1/disbursements/{id}/items")))
