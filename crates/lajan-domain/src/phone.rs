@@ -24,7 +24,7 @@ impl PhoneCountry {
     }
 
     pub fn code(self) -> String {
-        format!("{:?}", self.0)
+        self.0.as_ref().to_owned()
     }
 }
 
@@ -36,7 +36,7 @@ impl Default for PhoneCountry {
 
 impl fmt::Display for PhoneCountry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?}", self.0)
+        f.write_str(self.0.as_ref())
     }
 }
 
