@@ -169,13 +169,10 @@ fn matches(pattern: &str, message: &str) -> Option<Vec<String>> {
 }
 
 /// A value a rule carries as the page writes it: an amount (`3651.50`) in the page's number
-/// format (`3 651,50` in French and Creole); anything else as it came.
+/// format (`3 651,50` in French and Creole); anything else as it came (`formats::amount` leaves
+/// what is not a plain decimal alone; whole numbers, counts and limits, keep their digits).
 fn in_page_format(value: String) -> String {
-    let decimal = value.split_once('.').is_some_and(|(whole, fraction)| {
-        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-        digits(whole.strip_prefix('-').unwrap_or(whole)) && digits(fraction)
-    });
-    if decimal { lajan_i18n::formats::amount(answering_in(), &value) } else { value }
+    if value.contains('.') { lajan_i18n::formats::amount(answering_in(), &value) } else { value }
 }
 
 /// A rule's message in the request's language, when a rule words it; a message that opens with
