@@ -48,8 +48,9 @@ const COLUMN_NAMES: [(&str, &[&str]); 10] = [
         ],
     ),
     ("email", &["e-mail", "courriel", "imèl", "imel", "adresse e-mail"]),
-    ("firstName", &["prénom", "prenom", "prenon", "non"]),
-    ("lastName", &["nom", "nom de famille", "siyati", "non fanmi"]),
+    ("firstName", &["prénom", "prenom", "prenon"]),
+    // A Haitian form asks `Non` (the family name, as French `Nom`) beside `Prenon`.
+    ("lastName", &["nom", "nom de famille", "non", "siyati", "non fanmi"]),
     ("verification", &["vérification", "verification", "verifikasyon"]),
 ];
 
@@ -276,6 +277,9 @@ mod tests {
         let kreyol = "Telefòn;Kantite lajan;Non fanmi;Prenon\n3710 2030;500,00;Pyè;Woz\n";
         let (items, _) = read_items(kreyol.as_bytes()).unwrap();
         assert_eq!((items[0].asset_amount.as_deref(), items[0].last_name.as_deref()), (Some("500.00"), Some("Pyè")));
+        let form = "Telefòn;Montan;Non;Prenon\n3710 2030;500;Pyè;Woz\n";
+        let (items, _) = read_items(form.as_bytes()).unwrap();
+        assert_eq!((items[0].last_name.as_deref(), items[0].first_name.as_deref()), (Some("Pyè"), Some("Woz")));
         assert_eq!(french_amount("1.234,50"), "1.234,50", "two readings: left for the amount's rule");
     }
 }
