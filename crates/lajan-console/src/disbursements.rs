@@ -9,8 +9,8 @@ use crate::pages::{self, Refused, render};
 use crate::state::Console;
 use crate::timeline;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
+use axum::response::Response;
 use lajan_domain::disbursement::{DisbursementStatus, ItemStatus};
 use lajan_domain::id::IdKind;
 use lajan_domain::user::Duty;
@@ -90,15 +90,5 @@ pub async fn report_csv(State(console): State<Console>, signed: Signed, Path(id)
         Err(StoreError::NotFound) => return pages::not_found(signed.frame()),
         Err(e) => return pages::failure(&e.into()),
     };
-    let csv = match report::items_csv(&items) {
-        Ok(csv) => csv,
-        Err(e) => return pages::failure(&lajan_services::ServiceError::Unavailable(e.to_string())),
-    };
-    let mut response = csv.into_response();
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));
-    if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{id}-items.csv\"")) {
-        headers.insert(header::CONTENT_DISPOSITION, value);
-    }
-    response
+    pages::csv_download(report::items_csv(&items), &format!("{id}-items.csv"))
 }

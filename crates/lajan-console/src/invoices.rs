@@ -79,6 +79,15 @@ pub async fn detail(
         Ok(notes) => notes.iter().map(|n| CreditNoteView::of(n, currency)).collect::<Vec<_>>(),
         Err(e) => return pages::failure(&e.into()),
     };
+    // The statement a clerk hands over, printed under the organization's name.
+    let statement = match crate::statements::invoice_statement(&console, &signed, &id).await {
+        Ok(found) => found.map(|(_, lines)| lines).unwrap_or_default(),
+        Err(Refused(page)) => return page,
+    };
+    let organization = match crate::statements::organization_name(&console, &signed).await {
+        Ok(name) => name,
+        Err(Refused(page)) => return page,
+    };
     let about = MessageQuery { invoice_id: Some(id.clone()), page: PageRequest::numbered(1, 10), ..Default::default() };
     let (messages, more_messages) = match console.services.store.list_messages(&tenant, &about).await {
         Ok(page) => (page.items.iter().map(MessageView::from).collect::<Vec<_>>(), page.total_pages() > 1),
@@ -99,6 +108,6 @@ pub async fn detail(
         })
         .collect();
     let page = context! { frame, invoice, lines, events, payments, payment_once, credit_notes, credit_once, messages,
-    more_messages, no_contact, notice => done.notice() };
+    more_messages, no_contact, statement, organization, notice => done.notice() };
     render(StatusCode::OK, "invoice.html", page)
 }

@@ -34,6 +34,7 @@ mod settings;
 mod settings_changes;
 mod sign_in;
 mod state;
+mod statements;
 #[cfg(test)]
 mod template_lint;
 mod timeline;
@@ -66,6 +67,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/invoices", get(invoices::list).post(invoice_form::create))
         .route("/console/invoices/new", get(invoice_form::new))
         .route("/console/invoices/{id}", get(invoices::detail))
+        .route("/console/invoices/{id}/statement.csv", get(statements::invoice_csv))
         .route("/console/invoices/{id}/edit", get(invoice_form::edit).post(invoice_form::update))
         .route("/console/invoices/{id}/send", post(invoice_actions::send))
         .route("/console/invoices/{id}/void", post(invoice_actions::void))
@@ -104,6 +106,8 @@ pub fn router<S: Clone + Send + Sync + 'static>(services: Arc<Services>) -> Rout
         .route("/console/disbursements/{id}/reject", post(approvals::reject_disbursement))
         .route("/console/clients", get(records::clients).post(client_form::create))
         .route("/console/clients/new", get(client_form::new))
+        .route("/console/clients/{id}", get(statements::client))
+        .route("/console/clients/{id}/statement.csv", get(statements::client_csv))
         .route("/console/clients/{id}/edit", get(client_form::edit).post(client_form::update))
         .route("/console/clients/{id}/invite", post(receivers::invite))
         .route("/console/clients/{id}/unlock", post(receivers::unlock))

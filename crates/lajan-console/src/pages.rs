@@ -2,7 +2,7 @@
 //! shares (who, where, the sandbox banner, the CSRF value its forms carry), and the plain pages
 //! for refusals and failures.
 
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use lajan_domain::console::ConsoleSession;
 use lajan_domain::id::IdKind;
@@ -28,6 +28,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("payouts.html", include_str!("../templates/payouts.html")),
     ("payout.html", include_str!("../templates/payout.html")),
     ("clients.html", include_str!("../templates/clients.html")),
+    ("client.html", include_str!("../templates/client.html")),
     ("client_form.html", include_str!("../templates/client_form.html")),
     ("events.html", include_str!("../templates/events.html")),
     ("messages.html", include_str!("../templates/messages.html")),
@@ -114,6 +115,22 @@ pub fn render(status: StatusCode, template: &str, values: Value) -> Response {
             (StatusCode::INTERNAL_SERVER_ERROR, Html(page)).into_response()
         }
     }
+}
+
+/// A CSV report as a download named `filename`; a report that could not be written is the
+/// failure page.
+pub fn csv_download(csv: std::io::Result<Vec<u8>>, filename: &str) -> Response {
+    let csv = match csv {
+        Ok(csv) => csv,
+        Err(e) => return failure(&ServiceError::Unavailable(e.to_string())),
+    };
+    let mut response = csv.into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));
+    if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{filename}\"")) {
+        headers.insert(header::CONTENT_DISPOSITION, value);
+    }
+    response
 }
 
 /// A page that says one thing: a refusal, a missing page.

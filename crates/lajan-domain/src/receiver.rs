@@ -59,6 +59,13 @@ pub struct RecommendedWallet {
     pub deep_link: Option<String>,
 }
 
+impl RecommendedWallet {
+    /// Whether the wallet can receive the asset `code`: it names it, or names no asset at all.
+    pub fn receives(&self, code: &str) -> bool {
+        self.assets.is_empty() || self.assets.iter().any(|a| a.as_str() == code)
+    }
+}
+
 /// The receiver settings a PUT names; absent fields keep their value.
 #[derive(Debug, Default, Clone)]
 pub struct ReceiverSettingsInput {

@@ -122,3 +122,18 @@ pub fn statement(
     }
     lines
 }
+
+/// What a client owes on `invoices`, per currency (by currency code), only currencies with
+/// something owed: what each open invoice still asks (a draft asks nothing of the client yet;
+/// a paid or void one, nothing any more).
+pub fn owed_by_currency<'a>(invoices: impl IntoIterator<Item = &'a Invoice>) -> Vec<(crate::money::Currency, i64)> {
+    let mut owed: Vec<(crate::money::Currency, i64)> = Vec::new();
+    for invoice in invoices.into_iter().filter(|i| i.status.is_payable() && i.amount_remaining() > 0) {
+        match owed.iter_mut().find(|(currency, _)| *currency == invoice.currency) {
+            Some((_, sum)) => *sum = sum.saturating_add(invoice.amount_remaining()),
+            None => owed.push((invoice.currency, invoice.amount_remaining())),
+        }
+    }
+    owed.sort_by_key(|(currency, _)| currency.code());
+    owed
+}

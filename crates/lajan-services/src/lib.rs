@@ -7,6 +7,7 @@
 pub mod approvals;
 pub mod assets;
 mod client_domain;
+pub mod client_statement;
 pub mod clients;
 pub mod console;
 pub mod credit_balances;

@@ -1,6 +1,8 @@
 //! Reports as CSV, as an accountant opens them in a spreadsheet: the disbursement items report
-//! (the API's `Accept: text/csv` answer and the console's download) and an invoice's statement.
+//! (the API's `Accept: text/csv` answer and the console's download), an invoice's statement and
+//! a client's.
 
+use crate::views::client_statement::{CLIENT_STATEMENT_COLUMNS, ClientStatementView};
 use crate::views::disbursements::{DisbursementItemView, REPORT_COLUMNS};
 use crate::views::invoice_statement::{STATEMENT_COLUMNS, StatementLineView};
 
@@ -14,6 +16,12 @@ pub fn items_csv(items: &[DisbursementItemView]) -> std::io::Result<Vec<u8>> {
 /// safe to open as the items report.
 pub fn statement_csv(lines: &[StatementLineView]) -> std::io::Result<Vec<u8>> {
     spreadsheet(&STATEMENT_COLUMNS, lines.iter().map(StatementLineView::report_row))
+}
+
+/// A client's statement: a header of [`CLIENT_STATEMENT_COLUMNS`], a row per invoice, then a
+/// row per currency the organization holds credit in.
+pub fn client_statement_csv(statement: &ClientStatementView) -> std::io::Result<Vec<u8>> {
+    spreadsheet(&CLIENT_STATEMENT_COLUMNS, statement.report_rows().into_iter())
 }
 
 fn spreadsheet<const N: usize>(

@@ -33,7 +33,7 @@ impl Services {
         let (env, _) = self.wallet_network();
         let Some((code, _)) = due.waiting.first() else { return Ok(Vec::new()) };
         let linked: Vec<_> = (due.settings.recommended_wallets.iter())
-            .filter(|w| w.assets.is_empty() || w.assets.iter().any(|a| a.as_str() == code))
+            .filter(|w| w.receives(code))
             .filter_map(|w| w.deep_link.as_deref().map(|link| (w.name.as_str(), link)))
             .collect();
         if linked.is_empty() || due.invitation.tenant.env != env {

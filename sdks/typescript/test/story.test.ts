@@ -7,6 +7,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
+import ts from "typescript";
 import { Lajan, NotFoundError, ValidationError, type Event } from "@lajan/sdk";
 import { ROOT, eventually, startServer } from "./server.js";
 
@@ -129,7 +130,7 @@ test("the integrator's story", async (t) => {
   });
 });
 
-test("the README's quick start is examples/quickstart.ts, and it runs as written", async (t) => {
+test("the README's quick start is examples/quickstart.ts, and it runs as written, as an ES module or CommonJS", async (t) => {
   const server = await startServer(t);
   if (!server) return;
   const example = readFileSync(`${ROOT}/sdks/typescript/examples/quickstart.ts`, "utf8");
@@ -141,6 +142,15 @@ test("the README's quick start is examples/quickstart.ts, and it runs as written
     .replace('"sk_test_..."', JSON.stringify(server.apiKey));
   const out = execFileSync(process.execPath, ["--input-type=module", "-e", compiled], { cwd: `${ROOT}/sdks/typescript`, encoding: "utf8" });
   assert.match(out, /^INV-\d{6} 2500\.00\n$/);
+  // A default `npm init` project is CommonJS: no top-level await there, and `require` for the
+  // library. The same source, compiled as such a project compiles it, runs too.
+  const commonjs = ts
+    .transpileModule(example, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } })
+    .outputText.replace('"http://127.0.0.1:8080"', JSON.stringify(server.baseUrl))
+    .replace('"sk_test_..."', JSON.stringify(server.apiKey));
+  assert.match(commonjs, /require\("@lajan\/sdk"\)/);
+  const fromRequire = execFileSync(process.execPath, ["--input-type=commonjs", "-e", commonjs], { cwd: `${ROOT}/sdks/typescript`, encoding: "utf8" });
+  assert.match(fromRequire, /^INV-\d{6} 2500\.00\n$/);
 });
 
 test("the quick start and a webhook check run on Bun and Deno too", async (t) => {

@@ -290,8 +290,13 @@ fn masked(phone: Option<&str>, email: Option<&str>) -> String {
 }
 
 /// `14.50 USDC + 20.00 HTG`.
-fn amounts<'a>(pairs: impl Iterator<Item = (&'a str, i64)>) -> String {
-    pairs.map(|(asset, cents)| format!("{} {asset}", money(cents))).collect::<Vec<_>>().join(" + ")
+/// Amounts of assets as the page's language writes numbers (`25,00 USDC` in Creole and French).
+fn amounts<'a>(lang: Lang, pairs: impl Iterator<Item = (&'a str, i64)>) -> String {
+    pairs.map(|(asset, cents)| asset_amount(lang, asset, cents)).collect::<Vec<_>>().join(" + ")
+}
+
+fn asset_amount(lang: Lang, asset: &str, cents: i64) -> String {
+    format!("{} {asset}", lajan_i18n::formats::amount(lang, &money(cents)))
 }
 
 fn step_name(step: Step) -> &'static str {
@@ -363,9 +368,9 @@ pub(crate) fn render(r: &Registration, page: &Page<'_>, refusal: Option<String>,
                 None => totals.push((p.payout.asset_code.as_str(), p.payout.asset_amount)),
             }
         }
-        amounts(totals.into_iter())
+        amounts(lang, totals.into_iter())
     } else {
-        amounts(due.waiting.iter().map(|(code, cents)| (code.as_str(), *cents)))
+        amounts(lang, due.waiting.iter().map(|(code, cents)| (code.as_str(), *cents)))
     };
     let payouts: Vec<_> = r
         .payouts
@@ -377,13 +382,16 @@ pub(crate) fn render(r: &Registration, page: &Page<'_>, refusal: Option<String>,
                 ExecStatus::Canceled => "canceled",
                 _ => "waiting",
             };
-            context! { amount => format!("{} {}", money(p.payout.asset_amount), p.payout.asset_code.as_str()), state }
+            context! { amount => asset_amount(lang, p.payout.asset_code.as_str(), p.payout.asset_amount), state }
         })
         .collect();
+    // Suggested from the first step, so a receiver installs one while the code is on its way:
+    // only those that receive what waits for them (every one when nothing waits any more).
     let wallets: Vec<_> = due
         .settings
         .recommended_wallets
         .iter()
+        .filter(|w| due.waiting.is_empty() || due.waiting.iter().any(|(code, _)| w.receives(code)))
         .map(|w| {
             let assets: Vec<&str> = w.assets.iter().map(|a| a.as_str()).collect();
             context! { name => w.name, url => w.url, assets => assets.join(", ") }

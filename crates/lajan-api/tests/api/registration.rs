@@ -84,8 +84,8 @@ pub(crate) async fn shown(r: Response, status: u16) -> (String, String) {
 }
 
 api_test!(a_receiver_registers_through_the_page_and_is_paid_exactly_once, |app| {
-    let wallets =
-        json!({ "recommendedWallets": [{ "name": "Beans", "url": "https://www.beansapp.com", "assets": ["USDC"] }] });
+    let wallets = json!({ "recommendedWallets": [{ "name": "Beans", "url": "https://www.beansapp.com", "assets": ["USDC"] },
+                                                  { "name": "Lumen only", "url": "https://lumens.example", "assets": ["XLM"] }] });
     assert_eq!(app.put("/v1/settings", &wallets).await.status(), 200);
     let ana = json!({ "firstName": "Ana", "lastName": "Pyè", "phoneNumber": "+50937000001",
                       "verification": { "type": "date_of_birth", "value": "1990-05-07" } });
@@ -96,10 +96,13 @@ api_test!(a_receiver_registers_through_the_page_and_is_paid_exactly_once, |app| 
     let (step, html) = shown(r, 200).await;
     assert_eq!(step, "confirm_contact");
     assert!(
-        html.contains("lang=\"ht\"") && html.contains("Acme ap voye ba ou") && html.contains("25.00 USDC"),
+        html.contains("lang=\"ht\"") && html.contains("Acme ap voye ba ou") && html.contains("25,00 USDC"),
         "{html}"
     );
     assert!(html.contains("+509 •••• 0001"), "the phone, masked");
+    // The wallets to install, from the first step: only those that receive what waits.
+    assert!(html.contains("id=\"wallets\"") && html.contains("www.beansapp.com"), "{html}");
+    assert!(!html.contains("lumens.example"), "a wallet that cannot receive USDC is no suggestion: {html}");
     let policy = headers["content-security-policy"].to_str().unwrap();
     assert!(policy.contains("script-src 'nonce-") && policy.contains("frame-ancestors 'none'"), "{policy}");
     assert_eq!(

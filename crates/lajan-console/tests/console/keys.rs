@@ -205,7 +205,8 @@ api_test!(an_admin_invites_and_disables_users_and_reads_the_sign_ins, |app| {
 fn audit_rows(page: &str) -> Vec<[String; 3]> {
     let table = page.split("<h2>Users and API keys</h2>").nth(1).unwrap().split("</tbody>").next().unwrap();
     let cell = |row: &str, n: usize| {
-        let text = row.split("<td>").nth(n).unwrap().split("</td>").next().unwrap();
+        let cell = row.split("<td").nth(n).unwrap().split_once('>').unwrap().1;
+        let text = cell.split("</td>").next().unwrap();
         let text = text.split(" <small").next().unwrap();
         text.replace("<code>", "").replace("</code>", "").replace("&#x2f;", "/")
     };

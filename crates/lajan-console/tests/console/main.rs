@@ -15,5 +15,6 @@ mod numbers;
 mod pages;
 mod receivers;
 mod sessions;
+mod statements;
 mod webhooks;
 mod words;

@@ -73,7 +73,9 @@ api_test!(the_pages_show_the_sessions_organization_and_environment_only, |app| {
 
     let (status, detail) = page(&browser, &format!("/console/invoices/{invoice_id}")).await;
     assert_eq!(status, 200);
-    let line = "<td>Loan fee</td><td class=\"num\">3</td><td class=\"num\">1,234.56</td><td class=\"num\">0</td><td class=\"num\">3,703.68</td>";
+    let line = "<td data-label=\"Description\">Loan fee</td><td class=\"num\" data-label=\"Quantity\">3</td>\
+                <td class=\"num\" data-label=\"Unit price\">1,234.56</td><td class=\"num\" data-label=\"Tax %\">0</td>\
+                <td class=\"num\" data-label=\"Amount\">3,703.68</td>";
     for shown in
         [line, "3,703.68 HTG", "invoice.created", "https://pay.lajan.test/pay/pi_", "by API key “test” (sk_test_"]
     {
@@ -101,7 +103,7 @@ api_test!(the_pages_show_the_sessions_organization_and_environment_only, |app| {
     assert!(
         events.contains(&format!("/console/invoices/{invoice_id}")) && !events.contains("<code>payout.created</code>")
     );
-    assert!(events.contains("<td>API key “test” (sk_test_"), "each event names its maker: {events}");
+    assert!(events.contains("<td data-label=\"By\">API key “test” (sk_test_"), "each event names its maker: {events}");
     assert_eq!(page(&browser, "/console/events?type=nothing.happened").await.0, 400);
 
     // Another organization's ids, the other environment's, and ids of no shape: the same 404.

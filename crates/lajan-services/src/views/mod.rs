@@ -1,6 +1,7 @@
 //! The resources as the API shows them: each view is the HTTP body and the `data.object` of the
 //! events about that resource, so a worker and a route build the same bytes.
 
+pub mod client_statement;
 pub mod clients;
 pub mod credit_balances;
 pub mod credit_notes;

@@ -7,7 +7,7 @@ use crate::{EventFor, IdempotentResponse, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::credit_balance::CreditTransaction;
 use lajan_domain::credit_note::CreditNote;
-use lajan_domain::invoice::InvoiceDetail;
+use lajan_domain::invoice::{InvoiceDetail, InvoiceStatus};
 use lajan_domain::invoice_payment::{InvoicePayment, OutsidePayment};
 use lajan_domain::pagination::{Page, PageRequest};
 use lajan_domain::{Tenant, Timestamp};
@@ -46,6 +46,17 @@ pub trait InvoicePaymentStore: Send + Sync {
         invoice_id: &str,
         page: PageRequest,
     ) -> StoreResult<Page<InvoicePayment>>;
+
+    /// The tenant's client `client_id`'s invoices whose status is one of `statuses` (any status
+    /// when empty), newest first, at most `limit`: a client's statement, read through the
+    /// client's index (an unknown client has none).
+    async fn client_invoices(
+        &self,
+        tenant: &Tenant,
+        client_id: &str,
+        statuses: &[InvoiceStatus],
+        limit: u32,
+    ) -> StoreResult<Vec<InvoiceDetail>>;
 
     /// Counts a payment received outside Lajan on the tenant's invoice as a ledger payment is
     /// counted, in one transaction: what its intent received, the record (made by the tenant's

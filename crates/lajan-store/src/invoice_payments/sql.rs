@@ -156,6 +156,23 @@ impl InvoicePaymentStore for ThisStore {
         .await
     }
 
+    async fn client_invoices(
+        &self,
+        tenant: &Tenant,
+        client_id: &str,
+        statuses: &[InvoiceStatus],
+        limit: u32,
+    ) -> StoreResult<Vec<InvoiceDetail>> {
+        let mut qb = QueryBuilder::new(invoice_select!());
+        push_tenant_filters(&mut qb, "i", tenant, &[("client_id", Some(client_id))]);
+        if !statuses.is_empty() {
+            qb.push(" AND i.status IN");
+            push_bind_list(&mut qb, statuses.iter().map(|s| s.as_str().to_owned()));
+        }
+        qb.push(" ORDER BY i.position DESC LIMIT ").push_bind(i64::from(limit));
+        qb.build().fetch_all(self.reader()).await?.iter().map(invoice_from_row).collect()
+    }
+
     async fn record_outside_payment(
         &self,
         tenant: &Tenant,

@@ -973,3 +973,25 @@ contract!(credit_notes_lower_what_is_owed_and_are_numbered_per_tenant, |store| {
     let elsewhere = store.issue_credit_note(&live, &id, &note(1), Timestamp::now(), &events, None).await;
     assert!(matches!(elsewhere, Err(StoreError::NotFound)), "{elsewhere:?}");
 });
+
+contract!(a_clients_invoices_come_newest_first_filtered_by_status_and_bounded, |store| {
+    let t = tenant(&store).await;
+    let c = client(&store, &t).await;
+    let other = client(&store, &t).await;
+    let ev = |d: &InvoiceDetail| ev(d);
+    let mut made = Vec::new();
+    for price in ["1", "2", "3"] {
+        made.push(invoice(&store, &t, &c, price).await.invoice.id);
+    }
+    invoice(&store, &t, &other, "4").await;
+    store.invoice_action(&t, &made[1], InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
+
+    let ids = |found: Vec<InvoiceDetail>| found.into_iter().map(|d| d.invoice.id).collect::<Vec<_>>();
+    let all = ids(store.client_invoices(&t, &c, &[], 10).await.unwrap());
+    assert_eq!(all, [made[2].clone(), made[1].clone(), made[0].clone()], "the client's own, newest first");
+    assert_eq!(ids(store.client_invoices(&t, &c, &[], 2).await.unwrap()), all[..2]);
+    let open = [InvoiceStatus::Sent, InvoiceStatus::Overdue];
+    assert_eq!(ids(store.client_invoices(&t, &c, &open, 10).await.unwrap()), [made[1].clone()]);
+    let live = Tenant { env: Environment::Live, ..t.clone() };
+    assert!(store.client_invoices(&live, &c, &[], 10).await.unwrap().is_empty(), "another environment's");
+});

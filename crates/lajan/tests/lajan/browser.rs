@@ -11,6 +11,8 @@
 
 #[path = "browser/journeys.rs"]
 mod journeys;
+#[path = "browser/phones.rs"]
+mod phones;
 #[path = "browser/registration.rs"]
 mod registration;
 
@@ -240,8 +242,20 @@ struct Screen {
 const DESKTOP: Screen = Screen { width: 1280, height: 800, dpr: 1.0, mobile: false };
 const PHONE_SCREEN: Screen = Screen { width: PHONE.0, height: PHONE.1, dpr: PHONE_DPR, mobile: true };
 
+/// Every shown element that reaches past the viewport's left or right edge (as `tag#id.class
+/// left-right`, the first 10): one inside a box that scrolls or clips is cut off all the same.
+const PAST_THE_EDGES: &str = "const width = document.documentElement.clientWidth; const found = [];
+    for (const e of document.body.querySelectorAll('*')) {
+      const r = e.getBoundingClientRect();
+      if ((r.width > 0 || r.height > 0) && (r.right > width + 0.5 || r.left < -0.5)) {
+        found.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className} ${Math.round(r.left)}-${Math.round(r.right)}`);
+      }
+    }
+    return found.slice(0, 10);";
+
 /// The whole page on `screen` (as tall as the page) as `{name}.png`; fails when the page is
-/// wider than the screen (something would need sideways scrolling).
+/// wider than the screen or any element reaches past its edges (something would be cut off or
+/// need sideways scrolling).
 async fn full_page(browser: &Client, cdp: &Cdp, dir: &Path, name: &str, screen: &Screen) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("create {}", dir.display()))?;
     cdp.screen(screen).await?;
@@ -249,6 +263,14 @@ async fn full_page(browser: &Client, cdp: &Cdp, dir: &Path, name: &str, screen: 
         browser.execute("const d = document.documentElement; return [d.scrollWidth, d.scrollHeight];", vec![]).await?;
     let (width, height) = (size[0].as_f64().unwrap_or(0.0), size[1].as_f64().unwrap_or(0.0));
     ensure!(width <= f64::from(screen.width), "{name}: the page is {width} px wide on a {} px screen", screen.width);
+    let outside = browser.execute(PAST_THE_EDGES, vec![]).await?;
+    let cut_off = |shot: &[u8]| std::fs::write(dir.join(format!("{name}-cut-off.png")), shot);
+    if outside.as_array().is_some_and(|found| !found.is_empty()) {
+        if let Ok(shot) = browser.screenshot().await {
+            cut_off(&shot).ok();
+        }
+        bail!("{name}: elements reach past the {} px screen: {outside}", screen.width);
+    }
     cdp.screen(&Screen { height: (height.ceil() as u32).max(screen.height), ..*screen }).await?;
     let shot = browser.screenshot().await;
     cdp.screen(screen).await?;
@@ -460,7 +482,7 @@ fn bail_if_leftover_chromium(profile: &Path) -> anyhow::Result<()> {
 }
 
 /// The console's pages a signed-in admin opens, by screenshot name.
-fn console_pages(invoice: &str, payout: &str, disbursement: &str) -> Vec<(&'static str, String)> {
+fn console_pages(invoice: &str, payout: &str, disbursement: &str, client: &str) -> Vec<(&'static str, String)> {
     vec![
         ("dashboard", "/console".to_owned()),
         ("approvals", "/console/approvals".to_owned()),
@@ -474,6 +496,9 @@ fn console_pages(invoice: &str, payout: &str, disbursement: &str) -> Vec<(&'stat
         ("disbursement-new", "/console/disbursements/new".to_owned()),
         ("disbursement", format!("/console/disbursements/{disbursement}")),
         ("clients", "/console/clients".to_owned()),
+        ("client", format!("/console/clients/{client}")),
+        ("client-edit", format!("/console/clients/{client}/edit")),
+        ("messages", "/console/messages".to_owned()),
         ("events", "/console/events".to_owned()),
         ("keys", "/console/keys".to_owned()),
         ("users", "/console/users".to_owned()),
@@ -522,6 +547,7 @@ async fn read_the_console(
             full_page(browser, cdp, shots, &format!("console-{name}-{width}"), screen).await?;
         }
     }
+    phones::every_page_in_french_and_creole_at_360(browser, cdp, base, pages, shots).await?;
     sign_out(browser).await
 }
 
@@ -622,7 +648,7 @@ async fn an_admin_created_with_the_cli_signs_in_and_reads_every_console_page() {
         post("/v1/disbursements", json!({ "name": "June stipends", "assetCode": "USDC", "items": items })).await;
     let batch_id = batch["id"].as_str().unwrap().to_owned();
     post(&format!("/v1/disbursements/{batch_id}/submit"), json!({})).await;
-    let pages = console_pages(invoice["id"].as_str().unwrap(), &payout_id, &batch_id);
+    let pages = console_pages(invoice["id"].as_str().unwrap(), &payout_id, &batch_id, client["id"].as_str().unwrap());
 
     let places = Places { dir: dir.path(), profile: profile.path(), shots: &shots };
     in_browser((chromium, chromedriver), &http, &places, "console", async |browser, cdp| {

@@ -72,6 +72,8 @@ async fn a_receiver_registers_on_a_phone_in_creole_and_is_paid() {
         cdp.screen(&PHONE_SCREEN).await?;
         browser.goto(&link).await?;
         appears(browser, "html[lang='ht'] [data-step='confirm_contact']", 15).await?;
+        // The recommended wallets are suggested from the first step, to install while the code comes.
+        appears(browser, "#suggested-wallets #wallets", 15).await?;
         full_page(browser, cdp, &shots, "ht-register-1-phone-412", &PHONE_SCREEN).await?;
         browser.find(Locator::Id("send-code")).await?.click().await?;
         appears(browser, "#code", 15).await?;
@@ -85,7 +87,8 @@ async fn a_receiver_registers_on_a_phone_in_creole_and_is_paid() {
         ensure!(refused.contains("pa koresponn"), "a wrong answer, said in Creole: {refused}");
         full_page(browser, cdp, &shots, "ht-register-3-question-412", &PHONE_SCREEN).await?;
         submit(browser, "answer", "1990-05-07").await?;
-        appears(browser, "[data-step='wallet'] #wallets", 15).await?;
+        appears(browser, "[data-step='wallet'] #address", 15).await?;
+        appears(browser, "#suggested-wallets #wallets", 15).await?;
         full_page(browser, cdp, &shots, "ht-register-4-wallet-412", &PHONE_SCREEN).await?;
         submit(browser, "address", WALLET).await?;
         appears(browser, "#registered", 15).await?;
