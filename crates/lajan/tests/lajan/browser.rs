@@ -482,7 +482,8 @@ fn bail_if_leftover_chromium(profile: &Path) -> anyhow::Result<()> {
 }
 
 /// The console's pages a signed-in admin opens, by screenshot name.
-fn console_pages(invoice: &str, payout: &str, disbursement: &str, client: &str) -> Vec<(&'static str, String)> {
+fn console_pages(ids: &ConsoleIds<'_>) -> Vec<(&'static str, String)> {
+    let ConsoleIds { invoice, payout, disbursement, client, webhook } = ids;
     vec![
         ("dashboard", "/console".to_owned()),
         ("approvals", "/console/approvals".to_owned()),
@@ -505,7 +506,17 @@ fn console_pages(invoice: &str, payout: &str, disbursement: &str, client: &str) 
         ("audit", "/console/audit".to_owned()),
         ("settings", "/console/settings".to_owned()),
         ("webhooks", "/console/webhooks".to_owned()),
+        ("webhook", format!("/console/webhooks/{webhook}")),
     ]
+}
+
+/// The records whose pages the console test opens.
+struct ConsoleIds<'a> {
+    invoice: &'a str,
+    payout: &'a str,
+    disbursement: &'a str,
+    client: &'a str,
+    webhook: &'a str,
 }
 
 /// Signs in through the form, then opens every page on a phone and on a desktop, checking the
@@ -648,7 +659,15 @@ async fn an_admin_created_with_the_cli_signs_in_and_reads_every_console_page() {
         post("/v1/disbursements", json!({ "name": "June stipends", "assetCode": "USDC", "items": items })).await;
     let batch_id = batch["id"].as_str().unwrap().to_owned();
     post(&format!("/v1/disbursements/{batch_id}/submit"), json!({})).await;
-    let pages = console_pages(invoice["id"].as_str().unwrap(), &payout_id, &batch_id, client["id"].as_str().unwrap());
+    let endpoint = json!({ "url": "https://hooks.example.ht/lajan", "events": ["*"], "description": "Kès santral" });
+    let webhook = post("/v1/webhook-endpoints", endpoint).await;
+    let pages = console_pages(&ConsoleIds {
+        invoice: invoice["id"].as_str().unwrap(),
+        payout: &payout_id,
+        disbursement: &batch_id,
+        client: client["id"].as_str().unwrap(),
+        webhook: webhook["id"].as_str().unwrap(),
+    });
 
     let places = Places { dir: dir.path(), profile: profile.path(), shots: &shots };
     in_browser((chromium, chromedriver), &http, &places, "console", async |browser, cdp| {
