@@ -95,7 +95,6 @@ const RULES: &[(&str, &str)] = &[
     ("at least one line item is required", "rule-one-line"),
     ("at most {} line items", "rule-max-lines"),
     ("at most {} instalments", "rule-max-installments"),
-    ("must be waiver, rescheduling, duplicate or other", "rule-credit-reason"),
     ("must come after the instalment before it ({})", "rule-after-installment"),
     ("must be the last instalment's due date ({}) or left out", "rule-last-installment-date"),
     ("the total must be greater than 0.00", "rule-total-positive"),

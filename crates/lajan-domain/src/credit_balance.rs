@@ -4,8 +4,6 @@
 
 use crate::money::Currency;
 use crate::{Actor, Timestamp};
-use std::fmt;
-use std::str::FromStr;
 
 /// Why a client's credit balance moved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -26,46 +24,21 @@ pub enum CreditCause {
     Unapplied,
 }
 
-impl CreditCause {
-    pub const ALL: [CreditCause; 7] = [
-        CreditCause::Overpayment,
-        CreditCause::PaymentReversed,
-        CreditCause::InvoiceVoided,
-        CreditCause::CreditNote,
-        CreditCause::CreditNoteVoided,
-        CreditCause::Applied,
-        CreditCause::Unapplied,
-    ];
+str_enum!(CreditCause {
+    Overpayment => "overpayment",
+    PaymentReversed => "payment_reversed",
+    InvoiceVoided => "invoice_voided",
+    CreditNote => "credit_note",
+    CreditNoteVoided => "credit_note_voided",
+    Applied => "applied",
+    Unapplied => "unapplied",
+});
 
+impl CreditCause {
     /// Whether it pays an invoice from the balance (or gives such a payment back): the
     /// invoice's statement shows it as that payment, not as a move of what it owes.
     pub const fn pays_invoice(self) -> bool {
         matches!(self, CreditCause::Applied | CreditCause::Unapplied)
-    }
-
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            CreditCause::Overpayment => "overpayment",
-            CreditCause::PaymentReversed => "payment_reversed",
-            CreditCause::InvoiceVoided => "invoice_voided",
-            CreditCause::CreditNote => "credit_note",
-            CreditCause::CreditNoteVoided => "credit_note_voided",
-            CreditCause::Applied => "applied",
-            CreditCause::Unapplied => "unapplied",
-        }
-    }
-}
-
-impl fmt::Display for CreditCause {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for CreditCause {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        CreditCause::ALL.into_iter().find(|c| c.as_str() == s).ok_or_else(|| format!("unknown credit cause {s:?}"))
     }
 }
 
@@ -111,7 +84,7 @@ mod tests {
         assert_eq!(overpaid(4_000, 10_000, false), 0);
         assert_eq!(overpaid(4_000, 10_000, true), 4_000, "a void invoice asks for nothing");
         assert_eq!(overpaid(0, 10_000, true), 0);
-        for cause in CreditCause::ALL {
+        for &cause in CreditCause::ALL {
             assert_eq!(cause.as_str().parse::<CreditCause>(), Ok(cause));
         }
     }

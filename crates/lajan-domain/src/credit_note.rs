@@ -6,7 +6,6 @@ use crate::invoice::{LineItem, MAX_LINE_ITEMS, QUANTITY_PLACES};
 use crate::money::{format_trimmed, parse_amount, parse_scaled};
 use crate::validation::{FieldErrors, parse_text};
 use crate::{Actor, FieldError, Invalid, Timestamp};
-use std::str::FromStr;
 
 /// Why an invoice asks for less.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -17,33 +16,12 @@ pub enum CreditNoteReason {
     Other,
 }
 
-impl CreditNoteReason {
-    pub const ALL: [CreditNoteReason; 4] = [
-        CreditNoteReason::Waiver,
-        CreditNoteReason::Rescheduling,
-        CreditNoteReason::Duplicate,
-        CreditNoteReason::Other,
-    ];
-
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            CreditNoteReason::Waiver => "waiver",
-            CreditNoteReason::Rescheduling => "rescheduling",
-            CreditNoteReason::Duplicate => "duplicate",
-            CreditNoteReason::Other => "other",
-        }
-    }
-}
-
-impl FromStr for CreditNoteReason {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        CreditNoteReason::ALL
-            .into_iter()
-            .find(|r| r.as_str() == s)
-            .ok_or_else(|| "must be waiver, rescheduling, duplicate or other".to_owned())
-    }
-}
+str_enum!(CreditNoteReason {
+    Waiver => "waiver",
+    Rescheduling => "rescheduling",
+    Duplicate => "duplicate",
+    Other => "other",
+});
 
 /// A credit note's memo: at most this many characters.
 pub const MAX_CREDIT_NOTE_MEMO: usize = 500;

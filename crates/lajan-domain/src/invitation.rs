@@ -22,29 +22,12 @@ pub enum InvitationStatus {
     Expired,
 }
 
-impl InvitationStatus {
-    pub const ALL: [InvitationStatus; 4] =
-        [InvitationStatus::Invited, InvitationStatus::Registered, InvitationStatus::Locked, InvitationStatus::Expired];
-
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            InvitationStatus::Invited => "invited",
-            InvitationStatus::Registered => "registered",
-            InvitationStatus::Locked => "locked",
-            InvitationStatus::Expired => "expired",
-        }
-    }
-}
-
-impl std::str::FromStr for InvitationStatus {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        InvitationStatus::ALL
-            .into_iter()
-            .find(|status| status.as_str() == s)
-            .ok_or_else(|| format!("unknown invitation status {s:?}"))
-    }
-}
+str_enum!(InvitationStatus {
+    Invited => "invited",
+    Registered => "registered",
+    Locked => "locked",
+    Expired => "expired",
+});
 
 /// One client's invitation: there is at most one per client, sent again (with a new link each
 /// time; every link of a live invitation works) until the receiver registers.

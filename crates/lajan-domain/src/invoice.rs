@@ -8,8 +8,6 @@ use crate::money::{Currency, MAX_CENTS, TaxRate, format_scaled, parse_scaled};
 use crate::payment::PaymentIntent;
 use crate::validation::{FieldErrors, Invalid, parse_text, required_text};
 use crate::{FieldError, Timestamp};
-use std::fmt;
-use std::str::FromStr;
 /// Quantities carry up to 4 decimal places and are kept multiplied by 10^4.
 pub const QUANTITY_PLACES: u32 = 4;
 pub const MAX_LINE_ITEMS: usize = 100;
@@ -197,29 +195,17 @@ pub enum InvoiceStatus {
     Void,
 }
 
+str_enum!(InvoiceStatus {
+    Draft => "draft",
+    Sent => "sent",
+    Viewed => "viewed",
+    PartiallyPaid => "partially_paid",
+    Paid => "paid",
+    Overdue => "overdue",
+    Void => "void",
+});
+
 impl InvoiceStatus {
-    pub const ALL: [InvoiceStatus; 7] = [
-        InvoiceStatus::Draft,
-        InvoiceStatus::Sent,
-        InvoiceStatus::Viewed,
-        InvoiceStatus::PartiallyPaid,
-        InvoiceStatus::Paid,
-        InvoiceStatus::Overdue,
-        InvoiceStatus::Void,
-    ];
-
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            InvoiceStatus::Draft => "draft",
-            InvoiceStatus::Sent => "sent",
-            InvoiceStatus::Viewed => "viewed",
-            InvoiceStatus::PartiallyPaid => "partially_paid",
-            InvoiceStatus::Paid => "paid",
-            InvoiceStatus::Overdue => "overdue",
-            InvoiceStatus::Void => "void",
-        }
-    }
-
     /// Whether a customer may pay it now.
     pub const fn is_payable(self) -> bool {
         matches!(
@@ -243,21 +229,6 @@ impl InvoiceStatus {
             S::PartiallyPaid | S::Paid => S::Sent,
             other => other,
         }
-    }
-}
-
-impl fmt::Display for InvoiceStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for InvoiceStatus {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        InvoiceStatus::ALL.into_iter().find(|st| st.as_str() == s).ok_or_else(|| {
-            format!("unknown status {s:?}: expected one of draft, sent, viewed, partially_paid, paid, overdue, void")
-        })
     }
 }
 
@@ -501,7 +472,7 @@ mod tests {
     fn state_machine_is_total_and_matches_the_rules() {
         use InvoiceAction as A;
         use InvoiceStatus as S;
-        for from in S::ALL {
+        for &from in S::ALL {
             for action in A::ALL {
                 let got = transition(from, action);
                 let expected: Result<(S, Option<&str>), &str> = match (action, from) {
@@ -539,7 +510,7 @@ mod tests {
     #[test]
     fn what_was_received_sets_the_status_of_an_open_invoice() {
         use InvoiceStatus as S;
-        for from in S::ALL {
+        for &from in S::ALL {
             for received in [0, 1, 9_999, 10_000, 12_000] {
                 let expected = match (from, received) {
                     (S::Draft | S::Void | S::Overdue, _) => from,

@@ -5,8 +5,6 @@
 use crate::money::parse_amount;
 use crate::validation::{FieldErrors, parse_text};
 use crate::{Actor, Environment, Invalid, Timestamp};
-use std::fmt;
-use std::str::FromStr;
 
 /// How the money came in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -22,42 +20,14 @@ pub enum PaymentMethod {
     CreditBalance,
 }
 
-impl PaymentMethod {
-    pub const ALL: [PaymentMethod; 6] = [
-        PaymentMethod::Stellar,
-        PaymentMethod::Cash,
-        PaymentMethod::MonCash,
-        PaymentMethod::NatCash,
-        PaymentMethod::BankTransfer,
-        PaymentMethod::CreditBalance,
-    ];
-
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            PaymentMethod::Stellar => "stellar",
-            PaymentMethod::Cash => "cash",
-            PaymentMethod::MonCash => "moncash",
-            PaymentMethod::NatCash => "natcash",
-            PaymentMethod::BankTransfer => "bank_transfer",
-            PaymentMethod::CreditBalance => "credit_balance",
-        }
-    }
-}
-
-impl fmt::Display for PaymentMethod {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for PaymentMethod {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        PaymentMethod::ALL.into_iter().find(|m| m.as_str() == s).ok_or_else(|| {
-            format!("unknown method {s:?}: expected stellar, cash, moncash, natcash, bank_transfer or credit_balance")
-        })
-    }
-}
+str_enum!(PaymentMethod {
+    Stellar => "stellar",
+    Cash => "cash",
+    MonCash => "moncash",
+    NatCash => "natcash",
+    BankTransfer => "bank_transfer",
+    CreditBalance => "credit_balance",
+});
 
 /// One payment on an invoice, in the invoice's currency's minor units.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -178,7 +148,7 @@ mod tests {
 
     #[test]
     fn methods_read_back_and_refuse_the_unknown() {
-        for method in PaymentMethod::ALL {
+        for &method in PaymentMethod::ALL {
             assert_eq!(method.as_str().parse::<PaymentMethod>(), Ok(method));
         }
         assert!("cheque".parse::<PaymentMethod>().unwrap_err().contains("bank_transfer"));

@@ -27,30 +27,15 @@ pub enum Channel {
     Whatsapp,
 }
 
+str_enum!(Channel {
+    Email => "email",
+    Sms => "sms",
+    Whatsapp => "whatsapp",
+});
+
 impl Channel {
-    pub const ALL: [Channel; 3] = [Channel::Email, Channel::Sms, Channel::Whatsapp];
     /// The channels an invoice is sent by.
     pub const INVOICE: [Channel; 2] = [Channel::Email, Channel::Sms];
-
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Channel::Email => "email",
-            Channel::Sms => "sms",
-            Channel::Whatsapp => "whatsapp",
-        }
-    }
-}
-
-impl std::str::FromStr for Channel {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "email" => Ok(Channel::Email),
-            "sms" => Ok(Channel::Sms),
-            "whatsapp" => Ok(Channel::Whatsapp),
-            other => Err(format!("unknown channel {other:?}: expected email, sms or whatsapp")),
-        }
-    }
 }
 
 /// Where a message is on its way to a person; it only moves forward.
@@ -68,34 +53,13 @@ pub enum MessageStatus {
     Undeliverable,
 }
 
-impl MessageStatus {
-    pub const ALL: [MessageStatus; 5] = [
-        MessageStatus::Queued,
-        MessageStatus::Sent,
-        MessageStatus::Delivered,
-        MessageStatus::Failed,
-        MessageStatus::Undeliverable,
-    ];
-
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            MessageStatus::Queued => "queued",
-            MessageStatus::Sent => "sent",
-            MessageStatus::Delivered => "delivered",
-            MessageStatus::Failed => "failed",
-            MessageStatus::Undeliverable => "undeliverable",
-        }
-    }
-}
-
-impl std::str::FromStr for MessageStatus {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        MessageStatus::ALL.into_iter().find(|m| m.as_str() == s).ok_or_else(|| {
-            format!("unknown value {s:?}: expected one of queued, sent, delivered, failed, undeliverable")
-        })
-    }
-}
+str_enum!(MessageStatus {
+    Queued => "queued",
+    Sent => "sent",
+    Delivered => "delivered",
+    Failed => "failed",
+    Undeliverable => "undeliverable",
+});
 
 /// The phone number a sandbox message to fails as a provider refusing it would (Twilio's test
 /// number for an invalid `To`, error 21211).

@@ -3,8 +3,6 @@
 
 use crate::Timestamp;
 use crate::money::Currency;
-use std::fmt;
-use std::str::FromStr;
 
 /// Status of a payment intent, shared by payment links.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -15,35 +13,12 @@ pub enum IntentStatus {
     Paid,
 }
 
-impl IntentStatus {
-    pub const ALL: [IntentStatus; 4] =
-        [IntentStatus::Active, IntentStatus::Inactive, IntentStatus::Expired, IntentStatus::Paid];
-
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            IntentStatus::Active => "active",
-            IntentStatus::Inactive => "inactive",
-            IntentStatus::Expired => "expired",
-            IntentStatus::Paid => "paid",
-        }
-    }
-}
-
-impl fmt::Display for IntentStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for IntentStatus {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        IntentStatus::ALL
-            .into_iter()
-            .find(|st| st.as_str() == s)
-            .ok_or_else(|| format!("unknown status {s:?}: expected active, inactive, expired or paid"))
-    }
-}
+str_enum!(IntentStatus {
+    Active => "active",
+    Inactive => "inactive",
+    Expired => "expired",
+    Paid => "paid",
+});
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PaymentIntent {

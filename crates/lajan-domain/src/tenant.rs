@@ -2,8 +2,6 @@
 
 use crate::Actor;
 use serde::Serialize;
-use std::fmt;
-use std::str::FromStr;
 
 /// Sandbox (`test`) or production (`live`). Data never crosses between them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -13,14 +11,12 @@ pub enum Environment {
     Live,
 }
 
-impl Environment {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Environment::Test => "test",
-            Environment::Live => "live",
-        }
-    }
+str_enum!(Environment {
+    Test => "test",
+    Live => "live",
+});
 
+impl Environment {
     /// Secret keys of this environment start with this prefix.
     pub const fn key_prefix(self) -> &'static str {
         match self {
@@ -31,23 +27,6 @@ impl Environment {
 
     pub const fn is_live(self) -> bool {
         matches!(self, Environment::Live)
-    }
-}
-
-impl fmt::Display for Environment {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Environment {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "test" => Ok(Environment::Test),
-            "live" => Ok(Environment::Live),
-            other => Err(format!("unknown environment {other:?}: expected test or live")),
-        }
     }
 }
 

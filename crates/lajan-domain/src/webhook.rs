@@ -283,30 +283,11 @@ pub enum DeliveryStatus {
     Failed,
 }
 
-impl DeliveryStatus {
-    pub const ALL: [DeliveryStatus; 3] = [DeliveryStatus::Pending, DeliveryStatus::Delivered, DeliveryStatus::Failed];
-
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            DeliveryStatus::Pending => "pending",
-            DeliveryStatus::Delivered => "delivered",
-            DeliveryStatus::Failed => "failed",
-        }
-    }
-}
-
-impl std::str::FromStr for DeliveryStatus {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "pending" => Ok(DeliveryStatus::Pending),
-            "delivered" => Ok(DeliveryStatus::Delivered),
-            "failed" => Ok(DeliveryStatus::Failed),
-            other => Err(format!("unknown delivery status {other:?}")),
-        }
-    }
-}
+str_enum!(DeliveryStatus {
+    Pending => "pending",
+    Delivered => "delivered",
+    Failed => "failed",
+});
 
 /// One event on its way to one endpoint.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -461,7 +461,6 @@ rule-one-item = must hold at least one item
 rule-one-line = at least one line item is required
 rule-max-lines = at most { $v1 } line items
 rule-max-installments = at most { $v1 } instalments
-rule-credit-reason = must be waiver, rescheduling, duplicate or other
 rule-after-installment = must come after the instalment before it ({ $v1 })
 rule-last-installment-date = must be the last instalment's due date ({ $v1 }) or left out
 rule-total-positive = the total must be greater than 0.00

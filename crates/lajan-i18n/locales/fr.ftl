@@ -464,7 +464,6 @@ rule-one-item = doit contenir au moins un élément
 rule-one-line = au moins une ligne est obligatoire
 rule-max-lines = au plus { $v1 } lignes
 rule-max-installments = au plus { $v1 } échéances
-rule-credit-reason = doit être une remise (waiver), un rééchelonnement (rescheduling), un doublon (duplicate) ou autre (other)
 rule-after-installment = doit suivre l’échéance précédente ({ $v1 })
 rule-last-installment-date = doit être la date de la dernière échéance ({ $v1 }) ou être omise
 rule-total-positive = le total doit être supérieur à 0,00

@@ -458,7 +458,6 @@ rule-one-item = dwe gen omwen yon eleman
 rule-one-line = fòk gen omwen yon liy
 rule-max-lines = pa plis pase { $v1 } liy
 rule-max-installments = pa plis pase { $v1 } tranch
-rule-credit-reason = dwe se yon padon (waiver), yon reyechelonman (rescheduling), yon doub (duplicate) oswa lòt (other)
 rule-after-installment = dwe vini apre tranch ki anvan li a ({ $v1 })
 rule-last-installment-date = dwe se dat dènye tranch lan ({ $v1 }) oswa pa mete l
 rule-total-positive = total la dwe pi gran pase 0,00

@@ -43,7 +43,7 @@ impl Services {
         invoices.truncate(listed);
         let owed = if older {
             // Only open invoices owe anything: those of them older than the listed ones count too.
-            let open: Vec<InvoiceStatus> = InvoiceStatus::ALL.into_iter().filter(|s| s.is_payable()).collect();
+            let open: Vec<InvoiceStatus> = InvoiceStatus::ALL.iter().copied().filter(|s| s.is_payable()).collect();
             let open = self.store.client_invoices(tenant, id, &open, OPEN_INVOICES).await?;
             owed_by_currency(open.iter().map(|d| &d.invoice))
         } else {

@@ -3,12 +3,16 @@
 //! on stderr when it gets there and stops dead, so a test can SIGKILL it at exactly that step
 //! and check what a restart does; `name@MS` instead pauses there MS milliseconds (announced as
 //! well) and goes on, so a test can act while requests are held at that step.
-//! Unset (always, in production), a failpoint costs one cached lookup.
+//! Only with the `testing` feature (which the tests that run the binary turn on): in a release
+//! build `hit` is empty and `LAJAN_FAILPOINTS` is never read.
 
+#[cfg(feature = "testing")]
 use std::sync::OnceLock;
+#[cfg(feature = "testing")]
 use std::time::Duration;
 
 /// Each armed point, with its pause (`None`: stop forever).
+#[cfg(feature = "testing")]
 fn armed() -> &'static [(String, Option<u64>)] {
     static ARMED: OnceLock<Vec<(String, Option<u64>)>> = OnceLock::new();
     ARMED.get_or_init(|| {
@@ -26,6 +30,7 @@ fn armed() -> &'static [(String, Option<u64>)] {
 }
 
 /// Stops here forever (or pauses, see the module) when `name` is armed, after saying so on stderr.
+#[cfg(feature = "testing")]
 pub async fn hit(name: &str) {
     match armed().iter().find(|(armed, _)| armed == name) {
         None => {}
@@ -39,3 +44,7 @@ pub async fn hit(name: &str) {
         }
     }
 }
+
+/// Nothing: a release build has no failpoints.
+#[cfg(not(feature = "testing"))]
+pub async fn hit(_name: &str) {}

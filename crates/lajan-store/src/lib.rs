@@ -196,19 +196,23 @@ pub trait Store:
     /// Closes connections, waiting for writes in flight.
     async fn close(&self);
 
-    /// Fault injection for tests: the next change to a resource fails just before it commits,
+    /// Fault injection for tests (with the `testing` feature only, as the two hooks below: a
+    /// release build has none): the next change to a resource fails just before it commits,
     /// with the `Idempotency-Key` it claimed. Bookkeeping (key usage, answers recorded without a
     /// change, rate-limit windows) is never the one to fail.
+    #[cfg(feature = "testing")]
     fn fail_next_commit(&self);
 
     /// How far a list's total is counted when no count table keeps it (default
     /// [`COUNT_BOUND`](lajan_domain::pagination::COUNT_BOUND)); tests lower it to see a bounded
     /// total without writing ten thousand rows.
+    #[cfg(feature = "testing")]
     fn bound_counts_at(&self, bound: u64);
 
     /// How PostgreSQL tells a common search term (walked newest first) from a rare one (found
     /// through its trigram index): `hits` matches among the list's newest `rows` (default 20 of
     /// 2,000); tests set it to take either way with a few rows. SQLite asks its FTS5 index.
+    #[cfg(feature = "testing")]
     fn sample_searches_at(&self, rows: u64, hits: u64);
 }
 
@@ -245,6 +249,7 @@ pub async fn open_with(url: &str, group_commit: GroupCommit) -> StoreResult<Arc<
 pub(crate) struct FailPoint(AtomicBool);
 
 impl FailPoint {
+    #[cfg(feature = "testing")]
     pub(crate) fn arm(&self) {
         self.0.store(true, Ordering::SeqCst);
     }
@@ -281,6 +286,7 @@ impl ListBounds {
         self.count.load(Ordering::Relaxed)
     }
 
+    #[cfg(feature = "testing")]
     pub(crate) fn set(&self, bound: u64) {
         self.count.store(bound, Ordering::Relaxed);
     }
@@ -290,6 +296,7 @@ impl ListBounds {
         (self.sample_rows.load(Ordering::Relaxed), self.sample_hits.load(Ordering::Relaxed))
     }
 
+    #[cfg(feature = "testing")]
     pub(crate) fn set_sample(&self, rows: u64, hits: u64) {
         self.sample_rows.store(rows, Ordering::Relaxed);
         self.sample_hits.store(hits, Ordering::Relaxed);

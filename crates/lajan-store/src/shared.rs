@@ -362,14 +362,17 @@ impl Store for ThisStore {
         self.close_pools().await;
     }
 
+    #[cfg(feature = "testing")]
     fn fail_next_commit(&self) {
         self.fail.arm();
     }
 
+    #[cfg(feature = "testing")]
     fn bound_counts_at(&self, bound: u64) {
         self.bounds.set(bound);
     }
 
+    #[cfg(feature = "testing")]
     fn sample_searches_at(&self, rows: u64, hits: u64) {
         self.bounds.set_sample(rows, hits);
     }

@@ -624,7 +624,7 @@ contract!(maintained_totals_match_a_scan_through_every_transition, |store| {
         let all = store.list_invoices(&t, &q(None)).await.unwrap();
         assert_eq!(all.total, 8, "round {round}");
         let mut sum = 0;
-        for status in InvoiceStatus::ALL {
+        for &status in InvoiceStatus::ALL {
             let kept = store.list_invoices(&t, &q(Some(status))).await.unwrap();
             let counted = store.list_invoices(&t, &scan(Some(status))).await.unwrap();
             assert_eq!(kept.total, counted.total, "{status:?}, round {round}");
@@ -633,7 +633,7 @@ contract!(maintained_totals_match_a_scan_through_every_transition, |store| {
         }
         assert_eq!(sum, 8);
         let mut by = Vec::new();
-        for status in InvoiceStatus::ALL {
+        for &status in InvoiceStatus::ALL {
             by.push(store.list_invoices(&t, &q(Some(status))).await.unwrap().total);
         }
         // draft, sent, viewed, partially_paid, paid, overdue, void

@@ -336,3 +336,27 @@ fn no_source_file_is_too_long_to_hold_in_mind() {
     }
     assert!(long.is_empty(), "over {MAX_LINES} lines: {long:?}");
 }
+
+/// The features each package is built with for `cargo build --release -p lajan` (what ships):
+/// `cargo tree` over normal and build edges only, as Cargo's resolver sees that build.
+fn release_features() -> String {
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["tree", "-p", "lajan", "--edges", "normal,build", "--prefix", "none", "--format", "{p} [{f}]"])
+        .arg("--offline")
+        .current_dir(crates_dir())
+        .output()
+        .expect("run cargo tree");
+    assert!(out.status.success(), "cargo tree: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn a_release_build_carries_no_test_hook() {
+    let tree = release_features();
+    let crates: Vec<&str> = tree.lines().filter(|l| l.starts_with("lajan")).collect();
+    assert!(crates.iter().any(|l| l.starts_with("lajan-store ")), "the tree was read: {tree}");
+    // The store's fault injection and count bounds, the services' failpoints, the worker's and
+    // the ledger's loopback servers: all behind `testing`, which only the tests turn on.
+    let hooked: Vec<&&str> = crates.iter().filter(|l| l.contains("testing")).collect();
+    assert!(hooked.is_empty(), "test hooks in the release build: {hooked:?}");
+}
