@@ -4,6 +4,7 @@
 //! rules hold and every bad field is shown at once.
 
 use crate::domain_text;
+use crate::guard::Makers;
 use crate::guard::{Protected, Signed, filled};
 use crate::once::{self, Before};
 use crate::pages::{self, render};
@@ -121,11 +122,8 @@ pub async fn new(signed: Signed) -> Response {
     form_page(&signed, StatusCode::OK, &form, None, Vec::new(), Shown::default())
 }
 
-pub async fn create(State(console): State<Console>, request: Protected<ClientForm>) -> Response {
+pub async fn create(State(console): State<Console>, request: Protected<ClientForm, Makers>) -> Response {
     let (signed, form) = (&request.signed, &request.form);
-    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
-        return refused;
-    }
     let tenant = signed.session.tenant();
     let claim = match once::before(&console, &tenant, signed.frame(), "/console/clients", &form.once).await {
         Ok(Before::Fresh(claim)) => claim,
@@ -190,12 +188,9 @@ pub async fn edit(
 pub async fn update(
     State(console): State<Console>,
     Path(id): Path<String>,
-    request: Protected<ClientForm>,
+    request: Protected<ClientForm, Makers>,
 ) -> Response {
     let (signed, form) = (&request.signed, &request.form);
-    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
-        return refused;
-    }
     let client = match client_of(&console, signed, &id).await {
         Ok(client) => client,
         Err(page) => return page,

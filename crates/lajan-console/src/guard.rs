@@ -17,6 +17,7 @@ use lajan_i18n::{Lang, asked_language, say, text};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use std::collections::HashMap;
+use std::marker::PhantomData;
 
 /// The session's token. Only its digest is stored.
 pub const SESSION_COOKIE: &str = "lajan_session";
@@ -181,14 +182,43 @@ struct CsrfField {
 #[derive(Deserialize)]
 pub struct NoFields {}
 
-/// A change posted by a signed-in user from one of the console's own pages, carrying their
-/// session's CSRF value, with its form parsed.
-pub struct Protected<T> {
-    pub signed: Signed,
-    pub form: T,
+/// Who may post a change: each marker names the duty its poster's role must allow.
+pub trait MayPost {
+    const DUTY: Option<Duty>;
 }
 
-impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Protected<T>
+/// Any signed-in user (their own password, language, environment, signing out).
+pub struct AnyUser;
+/// Makers and admins: they prepare invoices, payouts, disbursements and clients.
+pub struct Makers;
+/// Approvers and admins: they decide.
+pub struct Approvers;
+/// Admins: keys, users, webhooks, settings.
+pub struct Admins;
+
+impl MayPost for AnyUser {
+    const DUTY: Option<Duty> = None;
+}
+impl MayPost for Makers {
+    const DUTY: Option<Duty> = Some(Duty::Prepare);
+}
+impl MayPost for Approvers {
+    const DUTY: Option<Duty> = Some(Duty::Approve);
+}
+impl MayPost for Admins {
+    const DUTY: Option<Duty> = Some(Duty::Administer);
+}
+
+/// A change posted by a signed-in user from one of the console's own pages, carrying their
+/// session's CSRF value, by a role `Who` allows (anyone else gets the 403 page naming their
+/// role), with its form parsed.
+pub struct Protected<T, Who: MayPost = AnyUser> {
+    pub signed: Signed,
+    pub form: T,
+    who: PhantomData<fn() -> Who>,
+}
+
+impl<S: Send + Sync, T: DeserializeOwned, Who: MayPost> FromRequest<S> for Protected<T, Who>
 where
     Console: FromRef<S>,
 {
@@ -205,8 +235,11 @@ where
         if !signed.posted_from_own_page(&console, &headers, &csrf) {
             return Err(forbidden());
         }
+        if let Some(refused) = Who::DUTY.and_then(|duty| signed.refused_unless(duty)) {
+            return Err(refused);
+        }
         let form = serde_urlencoded::from_bytes(&body).map_err(|e| unreadable_form(&e))?;
-        Ok(Protected { signed, form })
+        Ok(Protected { signed, form, who: PhantomData })
     }
 }
 

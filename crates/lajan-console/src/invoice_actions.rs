@@ -8,6 +8,7 @@
 
 use crate::confirm::{self, Confirm};
 use crate::domain_text;
+use crate::guard::Makers;
 use crate::guard::{Protected, Signed};
 use crate::numbers::TypedNumbers;
 use crate::once::{self, Before};
@@ -21,7 +22,6 @@ use lajan_domain::id::IdKind;
 use lajan_domain::invoice_payment::OutsidePaymentInput;
 use lajan_domain::message::Channel;
 use lajan_domain::money::{format_scaled, parse_amount};
-use lajan_domain::user::Duty;
 use lajan_domain::validation::parse_reason;
 use lajan_i18n::{say, say_with};
 use lajan_services::ServiceError;
@@ -46,11 +46,12 @@ pub struct VoidForm {
     confirmed: Option<String>,
 }
 
-pub async fn send(State(console): State<Console>, Path(id): Path<String>, request: Protected<SendForm>) -> Response {
+pub async fn send(
+    State(console): State<Console>,
+    Path(id): Path<String>,
+    request: Protected<SendForm, Makers>,
+) -> Response {
     let signed = &request.signed;
-    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
-        return refused;
-    }
     let frame = signed.frame();
     let channels: Vec<Channel> = match request.form.channel.as_str() {
         "" => Vec::new(),
@@ -63,11 +64,12 @@ pub async fn send(State(console): State<Console>, Path(id): Path<String>, reques
     finish(frame, &id, sent.map(drop), "sent")
 }
 
-pub async fn void(State(console): State<Console>, Path(id): Path<String>, request: Protected<VoidForm>) -> Response {
+pub async fn void(
+    State(console): State<Console>,
+    Path(id): Path<String>,
+    request: Protected<VoidForm, Makers>,
+) -> Response {
     let signed = &request.signed;
-    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
-        return refused;
-    }
     let frame = signed.frame();
     let reason = match parse_reason(Some(&request.form.reason)) {
         Ok(reason) => reason.filter(|r| !r.is_empty()),
@@ -116,12 +118,9 @@ pub struct PaymentForm {
 pub async fn record_payment(
     State(console): State<Console>,
     Path(id): Path<String>,
-    request: Protected<PaymentForm>,
+    request: Protected<PaymentForm, Makers>,
 ) -> Response {
     let (signed, form) = (&request.signed, &request.form);
-    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
-        return refused;
-    }
     if form.confirmed.is_none()
         && let Some(ask) = confirm_overpayment(&console, signed, &id, form).await
     {
@@ -195,12 +194,9 @@ pub struct ReverseForm {
 pub async fn reverse_payment(
     State(console): State<Console>,
     Path((id, payment_id)): Path<(String, String)>,
-    request: Protected<ReverseForm>,
+    request: Protected<ReverseForm, Makers>,
 ) -> Response {
     let signed = &request.signed;
-    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
-        return refused;
-    }
     let tenant = signed.session.tenant();
     let reason = Some(request.form.reason.as_str());
     let reversed = console.services.reverse_invoice_payment(&tenant, &id, &payment_id, reason, None).await;
@@ -228,12 +224,9 @@ pub struct CreditNoteForm {
 pub async fn issue_credit_note(
     State(console): State<Console>,
     Path(id): Path<String>,
-    request: Protected<CreditNoteForm>,
+    request: Protected<CreditNoteForm, Makers>,
 ) -> Response {
     let (signed, form) = (&request.signed, &request.form);
-    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
-        return refused;
-    }
     let tenant = signed.session.tenant();
     let path = format!("/console/invoices/{id}/credit-notes");
     let claim = match once::before(&console, &tenant, signed.frame(), &path, &form.once).await {
@@ -260,12 +253,9 @@ pub async fn issue_credit_note(
 pub async fn void_credit_note(
     State(console): State<Console>,
     Path((id, credit_note_id)): Path<(String, String)>,
-    request: Protected<VoidForm>,
+    request: Protected<VoidForm, Makers>,
 ) -> Response {
     let signed = &request.signed;
-    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
-        return refused;
-    }
     let voided = console.services.void_credit_note(&signed.session.tenant(), &id, &credit_note_id, None).await;
     finish(signed.frame(), &id, voided.map(drop), "credit-note-voided")
 }

@@ -4,6 +4,7 @@
 //! needed); a row left blank is none. Saving goes through `create_invoice` (once however often
 //! posted) or `update_invoice`, as the user.
 
+use crate::guard::Makers;
 use crate::guard::{Protected, Signed, filled};
 use crate::lists;
 use crate::numbers::TypedNumbers;
@@ -206,11 +207,8 @@ fn rearranged(form: &mut InvoiceForm, asked: &Asked) -> bool {
     true
 }
 
-pub async fn create(State(console): State<Console>, request: Protected<Vec<(String, String)>>) -> Response {
+pub async fn create(State(console): State<Console>, request: Protected<Vec<(String, String)>, Makers>) -> Response {
     let signed = &request.signed;
-    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
-        return refused;
-    }
     let (mut form, asked) = read(&request.form);
     if rearranged(&mut form, &asked) {
         return form_page(&console, signed, StatusCode::OK, &form, None, Vec::new()).await;
@@ -291,12 +289,9 @@ pub async fn edit(State(console): State<Console>, signed: Signed, Path(id): Path
 pub async fn update(
     State(console): State<Console>,
     Path(id): Path<String>,
-    request: Protected<Vec<(String, String)>>,
+    request: Protected<Vec<(String, String)>, Makers>,
 ) -> Response {
     let signed = &request.signed;
-    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
-        return refused;
-    }
     let (mut form, asked) = read(&request.form);
     if rearranged(&mut form, &asked) {
         return form_page(&console, signed, StatusCode::OK, &form, Some(&id), Vec::new()).await;

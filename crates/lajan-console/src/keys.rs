@@ -3,6 +3,7 @@
 //! to the form, and stored nowhere); revoking one.
 
 use crate::domain_text;
+use crate::guard::Admins;
 use crate::guard::{NoFields, Protected, Signed};
 use crate::pages::{self, render};
 use crate::state::Console;
@@ -57,11 +58,8 @@ struct NewKeyForm {
     scope: Vec<String>,
 }
 
-pub async fn create(State(console): State<Console>, request: Protected<Vec<(String, String)>>) -> Response {
+pub async fn create(State(console): State<Console>, request: Protected<Vec<(String, String)>, Admins>) -> Response {
     let signed = &request.signed;
-    if let Some(refused) = signed.refused_unless(Duty::Administer) {
-        return refused;
-    }
     let form = NewKeyForm {
         name: request.form.iter().find(|(k, _)| k == "name").map(|(_, v)| v.clone()).unwrap_or_default(),
         scope: request.form.iter().filter(|(k, _)| k == "scope").map(|(_, v)| v.clone()).collect(),
@@ -80,11 +78,12 @@ pub async fn create(State(console): State<Console>, request: Protected<Vec<(Stri
     }
 }
 
-pub async fn revoke(State(console): State<Console>, Path(id): Path<String>, request: Protected<NoFields>) -> Response {
+pub async fn revoke(
+    State(console): State<Console>,
+    Path(id): Path<String>,
+    request: Protected<NoFields, Admins>,
+) -> Response {
     let signed = &request.signed;
-    if let Some(refused) = signed.refused_unless(Duty::Administer) {
-        return refused;
-    }
     match console.services.revoke_key(&signed.session.tenant(), &id).await {
         Ok(_) => Redirect::to("/console/keys").into_response(),
         Err(ServiceError::NotFound(_)) => pages::not_found(signed.frame()),

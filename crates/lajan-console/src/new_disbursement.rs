@@ -5,6 +5,7 @@
 
 use crate::confirm::{self, Confirm};
 use crate::domain_text;
+use crate::guard::Makers;
 use crate::guard::{Protected, Signed, Upload, filled};
 use crate::once::{self, Before};
 use crate::pages::{self, WayBack, render};
@@ -172,12 +173,9 @@ pub struct SubmitForm {
 pub async fn submit(
     State(console): State<Console>,
     Path(id): Path<String>,
-    request: Protected<SubmitForm>,
+    request: Protected<SubmitForm, Makers>,
 ) -> Response {
     let signed = &request.signed;
-    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
-        return refused;
-    }
     let frame = signed.frame();
     if request.form.confirmed.is_none() {
         return confirm_submit(&console, signed, &id).await;

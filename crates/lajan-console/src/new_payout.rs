@@ -3,6 +3,7 @@
 //! asset, memo) and its post, which creates the payout through the API's
 //! service method as the user, once however often the form is posted.
 
+use crate::guard::Makers;
 use crate::guard::{Protected, Signed, filled};
 use crate::lists;
 use crate::numbers::TypedNumbers;
@@ -68,11 +69,8 @@ pub async fn form(State(console): State<Console>, signed: Signed) -> Response {
     form_page(&console, &signed, StatusCode::OK, &form, Vec::new()).await
 }
 
-pub async fn create(State(console): State<Console>, request: Protected<PayoutForm>) -> Response {
+pub async fn create(State(console): State<Console>, request: Protected<PayoutForm, Makers>) -> Response {
     let (signed, form) = (&request.signed, &request.form);
-    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
-        return refused;
-    }
     let tenant = signed.session.tenant();
     let claim = match once::before(&console, &tenant, signed.frame(), PATH, &form.once).await {
         Ok(Before::Fresh(claim)) => claim,

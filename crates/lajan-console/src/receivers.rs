@@ -3,6 +3,7 @@
 //! the user.
 
 use crate::domain_text;
+use crate::guard::Makers;
 use crate::guard::Protected;
 use crate::pages::{self, Frame, WayBack};
 use crate::state::Console;
@@ -10,7 +11,6 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use lajan_domain::invitation::{Invitation, InvitationStatus};
-use lajan_domain::user::Duty;
 use lajan_i18n::{say, say_with};
 use lajan_services::ServiceError;
 use serde::Deserialize;
@@ -33,20 +33,22 @@ pub fn action(invitation: Option<&Invitation>) -> Option<&'static str> {
 #[derive(Deserialize)]
 pub struct Empty {}
 
-pub async fn invite(State(console): State<Console>, Path(id): Path<String>, request: Protected<Empty>) -> Response {
+pub async fn invite(
+    State(console): State<Console>,
+    Path(id): Path<String>,
+    request: Protected<Empty, Makers>,
+) -> Response {
     let signed = &request.signed;
-    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
-        return refused;
-    }
     let sent = console.services.invite_client(&signed.session.tenant(), &id, None).await;
     finish(signed.frame(), sent.map(drop))
 }
 
-pub async fn unlock(State(console): State<Console>, Path(id): Path<String>, request: Protected<Empty>) -> Response {
+pub async fn unlock(
+    State(console): State<Console>,
+    Path(id): Path<String>,
+    request: Protected<Empty, Makers>,
+) -> Response {
     let signed = &request.signed;
-    if let Some(refused) = signed.refused_unless(Duty::Prepare) {
-        return refused;
-    }
     let unlocked = console.services.unlock_invitation(&signed.session.tenant(), &id).await;
     finish(signed.frame(), unlocked.map(drop))
 }

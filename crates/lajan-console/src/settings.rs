@@ -5,6 +5,7 @@
 //! a second person.
 
 use crate::domain_text;
+use crate::guard::Admins;
 use crate::guard::{Protected, Signed};
 use crate::numbers::TypedNumbers;
 use crate::pages::{self, render};
@@ -182,11 +183,8 @@ async fn settings_form(console: &Console, signed: &Signed) -> Result<Value, Serv
 }
 
 /// Renames the organization (payers read the name on pages, emails and SMS).
-pub async fn rename(State(console): State<Console>, request: Protected<NameForm>) -> Response {
+pub async fn rename(State(console): State<Console>, request: Protected<NameForm, Admins>) -> Response {
     let (signed, form) = (&request.signed, &request.form);
-    if let Some(refused) = signed.refused_unless(Duty::Administer) {
-        return refused;
-    }
     let (org_id, by) = (&signed.session.user.org_id, signed.session.tenant().actor);
     match console.services.rename_organization(org_id, &form.organization_name, &by).await {
         Ok(_) => Redirect::to("/console/settings?saved=1").into_response(),
@@ -204,11 +202,8 @@ pub async fn rename(State(console): State<Console>, request: Protected<NameForm>
     }
 }
 
-pub async fn save(State(console): State<Console>, request: Protected<SettingsForm>) -> Response {
+pub async fn save(State(console): State<Console>, request: Protected<SettingsForm, Admins>) -> Response {
     let (signed, form) = (&request.signed, &request.form);
-    if let Some(refused) = signed.refused_unless(Duty::Administer) {
-        return refused;
-    }
     let mut numbers = TypedNumbers::default();
     let input = SettingsInput {
         default_currency: Some(form.default_currency.trim().to_owned()),

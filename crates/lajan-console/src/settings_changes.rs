@@ -4,6 +4,7 @@
 //! words for the audit page.
 
 use crate::actors::Names;
+use crate::guard::Approvers;
 use crate::guard::{Protected, Signed};
 use crate::pages::{self, WayBack};
 use crate::state::Console;
@@ -72,19 +73,24 @@ pub struct Back {
     back: String,
 }
 
-pub async fn confirm(State(console): State<Console>, Path(id): Path<String>, request: Protected<Back>) -> Response {
+pub async fn confirm(
+    State(console): State<Console>,
+    Path(id): Path<String>,
+    request: Protected<Back, Approvers>,
+) -> Response {
     decide(&console, &id, &request, true).await
 }
 
-pub async fn cancel(State(console): State<Console>, Path(id): Path<String>, request: Protected<Back>) -> Response {
+pub async fn cancel(
+    State(console): State<Console>,
+    Path(id): Path<String>,
+    request: Protected<Back, Approvers>,
+) -> Response {
     decide(&console, &id, &request, false).await
 }
 
-async fn decide(console: &Console, id: &str, request: &Protected<Back>, confirming: bool) -> Response {
+async fn decide(console: &Console, id: &str, request: &Protected<Back, Approvers>, confirming: bool) -> Response {
     let (signed, form) = (&request.signed, &request.form);
-    if let Some(refused) = signed.refused_unless(Duty::Approve) {
-        return refused;
-    }
     let (tenant, services) = (signed.session.tenant(), &console.services);
     let decided = match confirming {
         true => services.confirm_settings_change(&tenant, id, None).await,

@@ -2,6 +2,7 @@
 //! password shown once, to pass on) and disabling one.
 
 use crate::domain_text;
+use crate::guard::Admins;
 use crate::guard::{NoFields, Protected, Signed};
 use crate::pages::{self, render};
 use crate::state::Console;
@@ -49,11 +50,8 @@ pub struct InviteForm {
     role: String,
 }
 
-pub async fn invite(State(console): State<Console>, request: Protected<InviteForm>) -> Response {
+pub async fn invite(State(console): State<Console>, request: Protected<InviteForm, Admins>) -> Response {
     let (signed, form) = (&request.signed, &request.form);
-    if let Some(refused) = signed.refused_unless(Duty::Administer) {
-        return refused;
-    }
     let org_id = &signed.session.user.org_id;
     match console
         .services
@@ -73,11 +71,12 @@ pub async fn invite(State(console): State<Console>, request: Protected<InviteFor
     }
 }
 
-pub async fn disable(State(console): State<Console>, Path(id): Path<String>, request: Protected<NoFields>) -> Response {
+pub async fn disable(
+    State(console): State<Console>,
+    Path(id): Path<String>,
+    request: Protected<NoFields, Admins>,
+) -> Response {
     let signed = &request.signed;
-    if let Some(refused) = signed.refused_unless(Duty::Administer) {
-        return refused;
-    }
     match console.services.disable_org_user(&signed.session.user.org_id, &id, &signed.session.user).await {
         Ok(_) => Redirect::to("/console/users").into_response(),
         Err(ServiceError::NotFound(_)) => pages::not_found(signed.frame()),

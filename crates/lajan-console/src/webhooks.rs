@@ -4,6 +4,7 @@
 //! and a retry. Everything goes through the API's service methods as the user.
 
 use crate::domain_text;
+use crate::guard::Admins;
 use crate::guard::{NoFields, Protected, Signed};
 use crate::once::{self, Before};
 use crate::pages::{self, render};
@@ -78,11 +79,8 @@ pub async fn list(State(console): State<Console>, signed: Signed) -> Response {
     list_page(&console, &signed, StatusCode::OK, context! {}).await
 }
 
-pub async fn create(State(console): State<Console>, request: Protected<Vec<(String, String)>>) -> Response {
+pub async fn create(State(console): State<Console>, request: Protected<Vec<(String, String)>, Admins>) -> Response {
     let signed = &request.signed;
-    if let Some(refused) = signed.refused_unless(Duty::Administer) {
-        return refused;
-    }
     let form = read(&request.form);
     let tenant = signed.session.tenant();
     let claim = match once::before(&console, &tenant, signed.frame(), "/console/webhooks", &form.once).await {
@@ -147,12 +145,9 @@ pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Pa
 pub async fn update(
     State(console): State<Console>,
     Path(id): Path<String>,
-    request: Protected<Vec<(String, String)>>,
+    request: Protected<Vec<(String, String)>, Admins>,
 ) -> Response {
     let signed = &request.signed;
-    if let Some(refused) = signed.refused_unless(Duty::Administer) {
-        return refused;
-    }
     let form = read(&request.form);
     let patch = EndpointPatchInput {
         url: Some(form.url),
@@ -177,11 +172,12 @@ pub async fn update(
     }
 }
 
-pub async fn test(State(console): State<Console>, Path(id): Path<String>, request: Protected<NoFields>) -> Response {
+pub async fn test(
+    State(console): State<Console>,
+    Path(id): Path<String>,
+    request: Protected<NoFields, Admins>,
+) -> Response {
     let signed = &request.signed;
-    if let Some(refused) = signed.refused_unless(Duty::Administer) {
-        return refused;
-    }
     match console.services.send_test_event(&signed.session.tenant(), &id, None).await {
         Ok(_) => Redirect::to(&format!("/console/webhooks/{id}")).into_response(),
         Err(ServiceError::NotFound(_)) => pages::not_found(signed.frame()),
@@ -189,11 +185,12 @@ pub async fn test(State(console): State<Console>, Path(id): Path<String>, reques
     }
 }
 
-pub async fn rotate(State(console): State<Console>, Path(id): Path<String>, request: Protected<NoFields>) -> Response {
+pub async fn rotate(
+    State(console): State<Console>,
+    Path(id): Path<String>,
+    request: Protected<NoFields, Admins>,
+) -> Response {
     let signed = &request.signed;
-    if let Some(refused) = signed.refused_unless(Duty::Administer) {
-        return refused;
-    }
     match console.services.rotate_webhook_secret(&signed.session.tenant(), &id, None).await {
         Ok(rotated) => {
             let rotated = context! { secret => rotated.secret };
@@ -231,12 +228,9 @@ pub async fn delivery(
 pub async fn retry(
     State(console): State<Console>,
     Path((endpoint_id, id)): Path<(String, String)>,
-    request: Protected<NoFields>,
+    request: Protected<NoFields, Admins>,
 ) -> Response {
     let signed = &request.signed;
-    if let Some(refused) = signed.refused_unless(Duty::Administer) {
-        return refused;
-    }
     match console.services.retry_delivery(&signed.session.tenant(), &endpoint_id, &id, None).await {
         Ok(_) => Redirect::to(&format!("/console/webhooks/{endpoint_id}/deliveries/{id}")).into_response(),
         Err(ServiceError::NotFound(_)) => pages::not_found(signed.frame()),
