@@ -289,8 +289,8 @@ fn masked(phone: Option<&str>, email: Option<&str>) -> String {
     }
 }
 
-/// `14.50 USDC + 20.00 HTG`.
-/// Amounts of assets as the page's language writes numbers (`25,00 USDC` in Creole and French).
+/// Amounts of assets joined by ` + `, as the page's language writes numbers (`14,50 USDC + 20,00 HTG`
+/// in Creole and French).
 fn amounts<'a>(lang: Lang, pairs: impl Iterator<Item = (&'a str, i64)>) -> String {
     pairs.map(|(asset, cents)| asset_amount(lang, asset, cents)).collect::<Vec<_>>().join(" + ")
 }
