@@ -81,6 +81,7 @@ pub mod invitations;
 pub mod invoice_payments;
 pub mod invoices;
 pub mod messages;
+mod migrations;
 pub mod operations;
 pub mod orgs;
 pub mod payment_links;

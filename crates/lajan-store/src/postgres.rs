@@ -3,7 +3,6 @@
 
 use crate::operations::{PoolUse, PoolWaits};
 use crate::{Backend, FailPoint, ListBounds, StoreError, StoreResult};
-use sqlx::migrate::Migrator;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::{ConnectOptions, Connection, Row, query, query_scalar};
 use std::str::FromStr;
@@ -22,8 +21,6 @@ type Single = sqlx::pool::PoolConnection<Db>;
 /// Where a statement runs: a pool, a connection or a transaction's connection.
 trait Exec<'e>: sqlx::Executor<'e, Database = Db> {}
 impl<'e, T: sqlx::Executor<'e, Database = Db>> Exec<'e> for T {}
-
-static MIGRATOR: Migrator = sqlx::migrate!("./migrations/postgres");
 
 /// Claims skip rows another worker holds (PostgreSQL); SQLite's single writer never contends.
 macro_rules! skip_locked {
@@ -44,6 +41,11 @@ macro_rules! for_update {
     () => {
         " FOR UPDATE"
     };
+}
+
+/// This backend's migrations, embedded at build time.
+async fn migrator() -> Result<sqlx::migrate::Migrator, sqlx::migrate::MigrateError> {
+    crate::migrations::postgres().await
 }
 
 /// Advisory lock key serializing first-run bootstrap across processes.
@@ -134,7 +136,7 @@ impl PgStore {
     }
 
     async fn run_migrations(&self) -> StoreResult<()> {
-        MIGRATOR.run(&self.pool).await?;
+        migrator().await?.run(&self.pool).await?;
         Ok(())
     }
 

@@ -2,7 +2,7 @@
 // define `Conn`, `DbRow`, `Tx`, `Single`, `QueryBuilder`, `Exec`, `query`, `query_scalar`,
 // `ThisStore` (with `reader()`, `begin_write()`, `begin_single()`, `end_single()`,
 // `begin_counters()`, `run_migrations()`, `fail`, `lock_bootstrap()`, `lock_name()`, `close_pools()`,
-// `compact_count_deltas()`, `BACKEND`), `MIGRATOR` and the `for_update!()` and
+// `compact_count_deltas()`, `BACKEND`), `migrator()` and the `for_update!()` and
 // `skip_locked!()` macros, then include this file and after it one
 // `<area>_sql.rs` per area. All of them land in one module, so an import two areas need is made
 // here (importing it twice would not compile). Placeholders are `$N`, which both SQLite and
@@ -351,7 +351,8 @@ impl Store for ThisStore {
                 applied.insert(row.try_get::<i64, _>("version")?);
             }
         }
-        Ok(MIGRATOR
+        Ok(migrator()
+            .await?
             .iter()
             .filter(|m| !m.migration_type.is_down_migration() && !applied.contains(&m.version))
             .map(|m| (m.version, m.description.to_string()))

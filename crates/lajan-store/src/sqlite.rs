@@ -14,7 +14,6 @@ pub use engine::GroupCommit;
 use crate::operations::{PoolUse, PoolWaits};
 use crate::{Backend, FailPoint, ListBounds, StoreError, StoreResult};
 use engine::{ReadPool, WriteEngine};
-use sqlx::migrate::Migrator;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use statements::{Exec, LiteConn, QueryBuilder, query, query_scalar};
 use std::path::PathBuf;
@@ -26,7 +25,10 @@ type Conn = LiteConn;
 type DbRow = statements::LiteRow;
 type Tx = engine::WriteTx;
 
-static MIGRATOR: Migrator = sqlx::migrate!("./migrations/sqlite");
+/// This backend's migrations, embedded at build time.
+async fn migrator() -> Result<sqlx::migrate::Migrator, sqlx::migrate::MigrateError> {
+    crate::migrations::sqlite().await
+}
 
 /// SQLite has no row locks; the single writer already serializes every write transaction.
 /// Claims skip rows another worker holds (PostgreSQL); SQLite's single writer never contends.
@@ -111,8 +113,9 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(false)
             .busy_timeout(std::time::Duration::from_secs(10));
+        let migrator = migrator().await?;
         let pool = SqlitePoolOptions::new().max_connections(1).connect_with(options).await?;
-        let applied = MIGRATOR.run(&pool).await;
+        let applied = migrator.run(&pool).await;
         let broken = match applied {
             Ok(()) => sqlx::query("PRAGMA foreign_key_check").fetch_all(&pool).await.map(|rows| rows.len()),
             Err(_) => Ok(0),
