@@ -4,7 +4,7 @@
 use crate::operations::{PoolUse, PoolWaits};
 use crate::{Backend, FailPoint, ListBounds, StoreError, StoreResult};
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
-use sqlx::{ConnectOptions, Connection, Row, query, query_scalar};
+use sqlx::{Row, query, query_scalar};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -79,20 +79,6 @@ impl PgStore {
         let options =
             PgConnectOptions::from_str(url).map_err(|e| StoreError::Config(format!("bad PostgreSQL URL: {e}")))?;
         Self::connect_with(options).await
-    }
-
-    /// Connects with every connection's `search_path` set to `schema`, creating the schema first.
-    /// Tests use this to give each test a database of its own inside one server.
-    pub async fn connect_in_schema(url: &str, schema: &str) -> StoreResult<Self> {
-        if !schema.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') {
-            return Err(StoreError::Config(format!("bad schema name {schema:?}")));
-        }
-        let options =
-            PgConnectOptions::from_str(url).map_err(|e| StoreError::Config(format!("bad PostgreSQL URL: {e}")))?;
-        let mut admin = options.connect().await?;
-        sqlx::query(&format!("CREATE SCHEMA IF NOT EXISTS {schema}")).execute(&mut admin).await?;
-        admin.close().await?;
-        Self::connect_with(options.options([("search_path", schema)])).await
     }
 
     async fn connect_with(options: PgConnectOptions) -> StoreResult<Self> {

@@ -1,5 +1,6 @@
-//! Fresh stores for tests: a SQLite file in a temporary directory, or a PostgreSQL schema of its
-//! own inside the server `LAJAN_TEST_DATABASE_URL` names.
+//! Fresh stores for tests: a SQLite file in a temporary directory, or a PostgreSQL database of
+//! its own inside the server `LAJAN_TEST_DATABASE_URL` names, each a copy of a template migrated
+//! once.
 //!
 //! Without that variable the PostgreSQL cases skip with a printed reason, except under CI
 //! (`CI` set), where a missing or unreachable PostgreSQL fails the test loudly.
@@ -39,18 +40,60 @@ pub struct TestStore {
 
 enum Guard {
     Sqlite(#[allow(dead_code)] tempfile::TempDir),
-    Postgres { url: String, schema: String },
+    /// The server's own database (to drop this one from) and this test's.
+    Postgres {
+        url: String,
+        database: String,
+    },
 }
 
+/// A store in a copy of the migrated template (see [`sqlite_template`]).
 pub async fn sqlite() -> TestStore {
+    let template = sqlite_template().await;
     let dir = tempfile::tempdir().expect("temporary directory");
-    let url = format!("sqlite://{}", dir.path().join("lajan.db").display());
+    let path = dir.path().join("lajan.db");
+    std::fs::copy(&template, &path).expect("copy the migrated SQLite template");
+    let url = format!("sqlite://{}", path.display());
     let store = SqliteStore::connect(&url).await.expect("open SQLite");
+    // Nothing is pending: this only checks the copy against the migrations, as `serve` does.
     store.migrate().await.expect("migrate SQLite");
     TestStore { store: Arc::new(store), url, guard: Guard::Sqlite(dir) }
 }
 
-/// A store in a fresh schema, or `None` (after printing why) when PostgreSQL is not configured.
+/// Running the seventy-odd migrations took most of a short test's time (about 0.2 s on SQLite,
+/// 0.5 s on PostgreSQL), so each test gets a copy of a database migrated once: one per set of
+/// migrations (named by their fingerprint), shared by every test process and kept between runs.
+fn migrations_fingerprint(migrations: &[(i64, &str, &str)]) -> String {
+    use std::hash::{Hash, Hasher};
+    // SipHash with fixed keys: the same name in every process of the same build.
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    migrations.hash(&mut hasher);
+    format!("{:016x}", hasher.finish())
+}
+
+/// The migrated SQLite template in the temporary directory, made by whichever test needs it
+/// first (written beside and renamed into place, so a reader never sees half a file).
+async fn sqlite_template() -> std::path::PathBuf {
+    let name = format!("lajan-test-template-{}.db", migrations_fingerprint(crate::migrations::SQLITE));
+    let template = std::env::temp_dir().join(name);
+    if template.exists() {
+        return template;
+    }
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let store = SqliteStore::connect(&format!("sqlite://{}", dir.path().join("lajan.db").display()))
+        .await
+        .expect("open SQLite");
+    store.migrate().await.expect("migrate the SQLite template");
+    let staged = template.with_extension(format!("{}.part", uuid::Uuid::now_v7().simple()));
+    store.backup_to(&staged).await.expect("copy the migrated template");
+    store.close().await;
+    std::fs::rename(&staged, &template).expect("put the SQLite template in place");
+    template
+}
+
+/// A store in a database of its own, copied from the migrated template (see
+/// [`postgres_template`]) inside the server `LAJAN_TEST_DATABASE_URL` names, or `None` (after
+/// printing why) when PostgreSQL is not configured.
 pub async fn postgres(test: &str) -> Option<TestStore> {
     let Ok(url) = std::env::var(DATABASE_URL_VAR) else {
         if std::env::var_os("CI").is_some() {
@@ -61,18 +104,73 @@ pub async fn postgres(test: &str) -> Option<TestStore> {
         );
         return None;
     };
-    let schema = format!("lajan_t_{}", uuid::Uuid::now_v7().simple());
-    let store = PgStore::connect_in_schema(&url, &schema)
+    let admin = PgStore::connect(&url)
         .await
         .unwrap_or_else(|e| panic!("cannot connect to PostgreSQL at {DATABASE_URL_VAR}: {e:?}"));
+    let template = postgres_template(&admin, &url).await;
+    let database = format!("lajan_t_{}", uuid::Uuid::now_v7().simple());
+    // FILE_COPY (PostgreSQL 15): a copy of the files after one checkpoint, where the default
+    // copies every page through the WAL and leaves the next DROP DATABASE a long checkpoint.
+    let strategy = if server_version(&admin).await >= 150_000 { " STRATEGY FILE_COPY" } else { "" };
+    sqlx::query(&format!("CREATE DATABASE {database} TEMPLATE {template}{strategy}"))
+        .execute(&admin.pool)
+        .await
+        .expect("copy the PostgreSQL template");
+    admin.close().await;
+    let database_url = with_database(&url, &database);
+    let store = PgStore::connect(&database_url).await.expect("connect to the test database");
     store.migrate().await.expect("migrate PostgreSQL");
-    let schema_url = with_search_path(&url, &schema);
-    Some(TestStore { store: Arc::new(store), url: schema_url, guard: Guard::Postgres { url, schema } })
+    Some(TestStore { store: Arc::new(store), url: database_url, guard: Guard::Postgres { url, database } })
 }
 
-fn with_search_path(url: &str, schema: &str) -> String {
-    let sep = if url.contains('?') { '&' } else { '?' };
-    format!("{url}{sep}options=-c%20search_path%3D{schema}")
+async fn server_version(admin: &PgStore) -> i64 {
+    let version: String =
+        sqlx::query_scalar("SHOW server_version_num").fetch_one(&admin.pool).await.expect("the server's version");
+    version.parse().unwrap_or(0)
+}
+
+/// The migrated PostgreSQL template database, made once per set of migrations by whichever
+/// test needs it first (under an advisory lock, migrated under another name and renamed when
+/// done, so no copy is taken of half of it).
+async fn postgres_template(admin: &PgStore, url: &str) -> String {
+    let template = format!("lajan_template_{}", migrations_fingerprint(crate::migrations::POSTGRES));
+    let exists = |name: String| async move {
+        sqlx::query_scalar::<_, bool>("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
+            .bind(name)
+            .fetch_one(&admin.pool)
+            .await
+            .expect("look the template up")
+    };
+    if exists(template.clone()).await {
+        return template;
+    }
+    let mut lock = admin.pool.acquire().await.expect("a connection for the template's lock");
+    // The key: "lajan-template" as bytes, so no other lock of this server is taken by mistake.
+    sqlx::query("SELECT pg_advisory_lock(7809643245024306)").execute(&mut *lock).await.expect("lock");
+    if !exists(template.clone()).await {
+        let building = format!("{template}_building");
+        sqlx::query(&format!("DROP DATABASE IF EXISTS {building} WITH (FORCE)"))
+            .execute(&admin.pool)
+            .await
+            .expect("drop a half-built template");
+        sqlx::query(&format!("CREATE DATABASE {building}")).execute(&admin.pool).await.expect("create the template");
+        let store = PgStore::connect(&with_database(url, &building)).await.expect("connect to the template");
+        store.migrate().await.expect("migrate the PostgreSQL template");
+        store.close().await;
+        sqlx::query(&format!("ALTER DATABASE {building} RENAME TO {template}"))
+            .execute(&admin.pool)
+            .await
+            .expect("put the PostgreSQL template in place");
+    }
+    sqlx::query("SELECT pg_advisory_unlock(7809643245024306)").execute(&mut *lock).await.expect("unlock");
+    template
+}
+
+/// `url` naming `database` instead of its own.
+fn with_database(url: &str, database: &str) -> String {
+    let mut url = url::Url::parse(url).expect("LAJAN_TEST_DATABASE_URL is a URL");
+    url.set_path(&format!("/{database}"));
+    url.to_string()
 }
 
 /// A lock held on the database from outside the store, so a test can line requests up behind
@@ -234,10 +332,10 @@ impl TestStore {
     /// Closes the store and drops what it created.
     pub async fn cleanup(self) {
         self.store.close().await;
-        if let Guard::Postgres { url, schema } = &self.guard
+        if let Guard::Postgres { url, database } = &self.guard
             && let Ok(admin) = PgStore::connect(url).await
         {
-            let _ = sqlx::query(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE")).execute(&admin.pool).await;
+            let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {database} WITH (FORCE)")).execute(&admin.pool).await;
             admin.pool.close().await;
         }
     }

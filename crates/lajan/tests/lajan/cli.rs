@@ -433,7 +433,8 @@ async fn serve_logs_the_database_url_without_its_password() {
     let Some(db) = lajan_store::testing::postgres("serve_logs_the_database_url_without_its_password").await else {
         return;
     };
-    let url = format!("{}&password=pg-hunter2", db.url);
+    let sep = if db.url.contains('?') { '&' } else { '?' };
+    let url = format!("{}{sep}password=pg-hunter2", db.url);
     let mut serve = Serve::start_on(&url, free_port(), &[("LAJAN_METRICS_LISTEN", "off")]);
     let listening = serve.wait_for_line(|l| l.contains("lajan listening"), Duration::from_secs(30));
     let lines = serve.lines_so_far();
