@@ -16,8 +16,8 @@ use lajan_domain::money::{MAX_CENTS, format_scaled, parse_amount};
 use lajan_domain::payout::{AssetCode, parse_memo};
 use lajan_domain::settings::Settings;
 use lajan_domain::{FieldError, Invalid, Tenant, Timestamp};
-use lajan_store::disbursements::{DisbursementEvents, Funds};
-use lajan_store::{IdempotentResponse, StoreResult};
+use lajan_store::disbursements::{DisbursementChange, DisbursementEvents, Funds};
+use lajan_store::{Change, IdempotentResponse, StoreResult};
 use std::collections::{HashMap, HashSet};
 
 /// One item as a caller gives it, before validation; `asset_amount` is the exact decimal text.
@@ -53,6 +53,11 @@ pub struct DisbursementRequest {
 
 const EVENTS: DisbursementEvents<'static> =
     DisbursementEvents { disbursement: &disbursement_event, payout: &payout_event };
+
+/// A change to a disbursement now, with its events and the request's key.
+fn change<'a>(tenant: &'a Tenant, idempotency: Option<IdempotentResponse<'a, Disbursement>>) -> DisbursementChange<'a> {
+    Change { tenant, at: Timestamp::now(), events: &EVENTS, idempotency }
+}
 
 impl Services {
     /// Validates the batch (name, assetCode, assetIssuer, 1 to 10,000 items) and then every
@@ -178,7 +183,7 @@ impl Services {
         let rule = |s: &Settings| submission(s.payout_approval_required);
         let submitted = self
             .store
-            .submit_disbursement(tenant, id, tenant.actor.id(), Timestamp::now(), &rule, funds, &EVENTS, idempotency)
+            .submit_disbursement(id, tenant.actor.id(), &rule, funds, change(tenant, idempotency))
             .await
             .map_err(ServiceError::not_found_as("disbursement"))?;
         self.nudges.payouts_due();
@@ -197,7 +202,7 @@ impl Services {
         let funds = self.funds(tenant, &d).await?;
         let approved = self
             .store
-            .approve_disbursement(tenant, id, tenant.actor.id(), Timestamp::now(), funds, &EVENTS, idempotency)
+            .approve_disbursement(id, tenant.actor.id(), funds, change(tenant, idempotency))
             .await
             .map_err(ServiceError::not_found_as("disbursement"))?;
         self.nudges.payouts_due();
@@ -215,7 +220,7 @@ impl Services {
         idempotency: Option<IdempotentResponse<'_, Disbursement>>,
     ) -> ServiceResult<Disbursement> {
         self.store
-            .reject_disbursement(tenant, id, reason, Timestamp::now(), &EVENTS, idempotency)
+            .reject_disbursement(id, reason, change(tenant, idempotency))
             .await
             .map_err(ServiceError::not_found_as("disbursement"))
     }
@@ -229,7 +234,7 @@ impl Services {
     ) -> ServiceResult<Disbursement> {
         let retried = self
             .store
-            .retry_failed_disbursement(tenant, id, Timestamp::now(), &EVENTS, idempotency)
+            .retry_failed_disbursement(id, change(tenant, idempotency))
             .await
             .map_err(ServiceError::not_found_as("disbursement"))?;
         self.nudges.payouts_due();

@@ -19,7 +19,7 @@ use lajan_domain::validation::FieldErrors;
 use lajan_domain::{Invalid, Tenant, Timestamp};
 use lajan_store::invoices::InvoiceChanges;
 use lajan_store::messages::InvoiceSending;
-use lajan_store::{IdempotentResponse, StoreError, StoreResult};
+use lajan_store::{Change, IdempotentResponse, StoreError, StoreResult};
 
 /// An invoice as a caller asks for it, before validation.
 #[derive(Debug, Clone, Default)]
@@ -194,7 +194,12 @@ impl Services {
         let public_url = self.config.public_url.as_str();
         let event = |d: &InvoiceDetail| invoice_event("invoice.voided", d, public_url);
         self.store
-            .invoice_action(tenant, id, InvoiceAction::Void, Timestamp::now(), reason, &event, idempotency)
+            .invoice_action(
+                id,
+                InvoiceAction::Void,
+                reason,
+                Change { tenant, at: Timestamp::now(), events: &event, idempotency },
+            )
             .await
             .map_err(ServiceError::not_found_as("invoice"))
     }
@@ -203,8 +208,10 @@ impl Services {
     pub async fn mark_viewed(&self, tenant: &Tenant, id: &str) -> StoreResult<InvoiceDetail> {
         let public_url = self.config.public_url.as_str();
         let event = |d: &_| invoice_event("invoice.viewed", d, public_url);
-        let (viewed, _) =
-            self.store.invoice_action(tenant, id, InvoiceAction::View, Timestamp::now(), None, &event, None).await?;
+        let (viewed, _) = self
+            .store
+            .invoice_action(id, InvoiceAction::View, None, Change::unkeyed(tenant, Timestamp::now(), &event))
+            .await?;
         Ok(viewed)
     }
 
@@ -223,7 +230,11 @@ impl Services {
             if !due.has_passed(now, &tz) {
                 continue;
             }
-            match self.store.invoice_action(&tenant, &id, InvoiceAction::MarkOverdue, now, None, &event, None).await {
+            match self
+                .store
+                .invoice_action(&id, InvoiceAction::MarkOverdue, None, Change::unkeyed(&tenant, now, &event))
+                .await
+            {
                 Ok((_, true)) => moved += 1,
                 Ok((_, false)) | Err(StoreError::NotFound) => {}
                 Err(e) => return Err(e),

@@ -13,7 +13,7 @@ use lajan_domain::payout::{
 use lajan_domain::settings::Settings;
 use lajan_domain::stellar_memo::StellarMemo;
 use lajan_domain::{FieldError, Invalid, Tenant, Timestamp};
-use lajan_store::IdempotentResponse;
+use lajan_store::{Change, IdempotentResponse};
 
 /// A payout as a caller asks for it, before validation. `asset_amount` is the number's exact
 /// decimal text.
@@ -208,7 +208,13 @@ impl Services {
         let now = Timestamp::now();
         let d = self
             .store
-            .payout_action(tenant, id, action, tenant.actor.id(), reason, now, &payout_event, idempotency)
+            .payout_action(
+                id,
+                action,
+                tenant.actor.id(),
+                reason,
+                Change { tenant, at: now, events: &payout_event, idempotency },
+            )
             .await
             .map_err(ServiceError::not_found_as("payout"))?;
         let settled = matches!(action, PayoutAction::Cancel | PayoutAction::Reject);

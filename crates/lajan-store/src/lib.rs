@@ -66,6 +66,7 @@ macro_rules! areas_sql {
     };
 }
 
+mod change;
 pub mod clients;
 pub mod credit_balances;
 pub mod credit_notes;
@@ -98,6 +99,7 @@ pub mod wallet_auth;
 pub mod wallet_deposits;
 pub mod webhooks;
 
+pub use change::{Change, ChangeOf};
 pub use clients::{ClientQuery, ClientStore, ClientWallet, WaitingPayouts};
 pub use credit_balances::CreditBalanceStore;
 pub use credit_notes::CreditNoteStore;

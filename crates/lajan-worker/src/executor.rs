@@ -20,8 +20,8 @@ use lajan_ledger::{Fate, Ledger, LedgerFault, Previous, Submission, Transaction,
 use lajan_services::error::error_chain;
 use lajan_services::events::payout_event;
 use lajan_services::failpoint;
-use lajan_store::payouts::{Claimed, FirstAttempt, Outcome};
-use lajan_store::{StoreError, StoreResult};
+use lajan_store::payouts::{Claimed, FirstAttempt, NewAttempt, Outcome};
+use lajan_store::{Change, StoreError, StoreResult};
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::sync::Arc;
@@ -261,7 +261,13 @@ impl Workers {
         for o in outcomes.iter().filter(|o| not_held.contains(&o.payout_id)) {
             if let Some((d, _, _)) = stored.iter().find(|(d, _, _)| d.payout.id == o.payout_id) {
                 store
-                    .finish_attempt(&d.tenant, &o.payout_id, &o.attempt_id, lease, &o.result, now, &payout_event)
+                    .finish_attempt(
+                        &o.payout_id,
+                        &o.attempt_id,
+                        lease,
+                        &o.result,
+                        Change::unkeyed(&d.tenant, now, &payout_event),
+                    )
                     .await?;
             }
         }
@@ -317,7 +323,15 @@ impl Workers {
                     Built::SourcesBusy => return Ok(Turn::SourcesBusy),
                 };
                 let account = channel.as_ref().map(|c| c.account.as_str());
-                match store.start_attempt(id, lease, &tx.hash, &tx.envelope, Timestamp::now(), account).await {
+                match store
+                    .start_attempt(
+                        id,
+                        lease,
+                        NewAttempt { tx_hash: &tx.hash, envelope: &tx.envelope, channel_account: account },
+                        Timestamp::now(),
+                    )
+                    .await
+                {
                     Err(StoreError::Conflict(_)) if account.is_some() => {
                         // Another process's attempt took the channel first: nothing was stored.
                         store.hold_payout(id, lease, Timestamp::now()).await?;
@@ -340,7 +354,15 @@ impl Workers {
         if result.error().is_some_and(|(code, _)| code == OUTCOME_UNKNOWN) {
             self.network.suspect();
         }
-        store.finish_attempt(&d.tenant, id, &attempt.id, lease, &result, Timestamp::now(), &payout_event).await?;
+        store
+            .finish_attempt(
+                id,
+                &attempt.id,
+                lease,
+                &result,
+                Change::unkeyed(&d.tenant, Timestamp::now(), &payout_event),
+            )
+            .await?;
         if let Some(channel) = channel {
             channel.release().await;
         }
@@ -371,7 +393,15 @@ impl Workers {
                 Ok(Fate::Applied { ledger_seq }) => {
                     tracing::warn!(payout = %id, attempt = %a.id, "an earlier transaction of this payout applied: recorded as sent");
                     let paid = AttemptResult::Sent { ledger_seq };
-                    store.finish_attempt(&d.tenant, id, &a.id, lease, &paid, Timestamp::now(), &payout_event).await?;
+                    store
+                        .finish_attempt(
+                            id,
+                            &a.id,
+                            lease,
+                            &paid,
+                            Change::unkeyed(&d.tenant, Timestamp::now(), &payout_event),
+                        )
+                        .await?;
                     return Ok(Built::Nothing);
                 }
                 Ok(Fate::Pending { until }) => {
@@ -420,9 +450,11 @@ impl Workers {
                 // built no transaction.
                 tracing::warn!(payout = %id, %reason, "payout failed: no transaction can be built for it");
                 let now = Timestamp::now();
-                if let Some(attempt) = store.start_attempt(id, lease, "", "", now, None).await? {
+                if let Some(attempt) = store.start_attempt(id, lease, NewAttempt::NOTHING_SENT, now).await? {
                     let failed = AttemptResult::Failed { code: NOT_BUILT.into(), message: reason };
-                    store.finish_attempt(&d.tenant, id, &attempt.id, lease, &failed, now, &payout_event).await?;
+                    store
+                        .finish_attempt(id, &attempt.id, lease, &failed, Change::unkeyed(&d.tenant, now, &payout_event))
+                        .await?;
                 }
                 Ok(Built::Nothing)
             }

@@ -8,7 +8,8 @@ use lajan_domain::Timestamp;
 use lajan_domain::payout::{AttemptResult, Hold, PayoutDetail};
 use lajan_ledger::{Ledger, LedgerFault, Reach};
 use lajan_services::events::payout_event;
-use lajan_store::{NewEvent, StoreResult};
+use lajan_store::payouts::NewAttempt;
+use lajan_store::{Change, NewEvent, StoreResult};
 
 /// Whether a payout may be built now.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,9 +54,11 @@ impl Workers {
         if d.hold.as_ref().is_some_and(|h| h.expired(window, now)) {
             tracing::warn!(payout = %p.id, code = %hold.code, "payout failed: its destination could not take it for the whole registration window");
             // Failed as the network would have refused it, on an attempt that built nothing.
-            if let Some(attempt) = store.start_attempt(&p.id, lease, "", "", now, None).await? {
+            if let Some(attempt) = store.start_attempt(&p.id, lease, NewAttempt::NOTHING_SENT, now).await? {
                 let failed = AttemptResult::Failed { code: hold.code, message: hold.message };
-                store.finish_attempt(&d.tenant, &p.id, &attempt.id, lease, &failed, now, &payout_event).await?;
+                store
+                    .finish_attempt(&p.id, &attempt.id, lease, &failed, Change::unkeyed(&d.tenant, now, &payout_event))
+                    .await?;
             }
         } else {
             tracing::info!(payout = %p.id, code = %hold.code, "payout held: its destination cannot take it yet");

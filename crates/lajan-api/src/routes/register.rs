@@ -210,27 +210,37 @@ fn refusal(e: &ServiceError, lang: Lang) -> (StatusCode, String) {
     }
 }
 
-/// The 429 page for `client` when it gave its wrong codes for the hour: a code step from it is
-/// not even checked, so a right guess among the refusals is never told apart.
-pub(crate) fn codes_blocked(state: &AppState, client: IpAddr, lang: Lang) -> Option<Response> {
-    state.code_misses.blocked(client, Timestamp::now()).map(|retry_after| too_many_guesses(retry_after, lang))
-}
-
-/// Counts a wrong code `client` gave on any registration or deposit page; the 429 page when it
-/// was one past `LAJAN_CODE_MISS_LIMIT` this hour.
-pub(crate) async fn count_code_miss(
+/// Runs one step of a receiver's page (an invitation's or a wallet deposit's) behind the guards
+/// both pages share. A `confirm` from an address that gave its wrong codes for the hour is not
+/// even tried, so a right guess among the refusals is never told apart; a wrong code counts
+/// against the address, and the one past `LAJAN_CODE_MISS_LIMIT` this hour is answered 429.
+/// `step` answers `None` for a step its page does not have ("gone", 404). `Err` is the page to
+/// answer instead of the step's outcome.
+pub(crate) async fn guarded_step(
     state: &AppState,
     client: IpAddr,
     lang: Lang,
-    done: &Result<(), ServiceError>,
-) -> Option<Response> {
-    let Err(ServiceError::Invalid(invalid)) = done else { return None };
-    if !matches!(invalid.code, "wrong_code" | "too_many_codes") {
-        return None;
+    action: &str,
+    step: impl Future<Output = Option<Result<(), ServiceError>>>,
+) -> Result<Result<(), ServiceError>, Response> {
+    if action == "confirm"
+        && let Some(retry_after) = state.code_misses.blocked(client, Timestamp::now())
+    {
+        return Err(too_many_guesses(retry_after, lang));
     }
-    let limit = state.config.code_miss_limit;
-    let retry_after = state.code_misses.miss(state.limiter.as_ref(), limit, client, Timestamp::now()).await?;
-    Some(too_many_guesses(retry_after, lang))
+    let Some(done) = step.await else {
+        return Err(plain_page(StatusCode::NOT_FOUND, lang, "register-gone-title", "register-gone", &[]));
+    };
+    if let Err(ServiceError::Invalid(invalid)) = &done
+        && matches!(invalid.code, "wrong_code" | "too_many_codes")
+    {
+        let limit = state.config.code_miss_limit;
+        if let Some(retry_after) = state.code_misses.miss(state.limiter.as_ref(), limit, client, Timestamp::now()).await
+        {
+            return Err(too_many_guesses(retry_after, lang));
+        }
+    }
+    Ok(done)
 }
 
 /// `POST /r/{token}/{step}`: `code` (send one), `confirm` (the code), `verify` (the answer) or
@@ -248,22 +258,24 @@ async fn submit(
         Ok(found) => found,
         Err(refused) => return refused,
     };
-    if action == "confirm"
-        && let Some(blocked) = codes_blocked(&state, client, lang)
-    {
-        return blocked;
-    }
     let services = &state.services;
-    let done = match action.as_str() {
-        "code" => services.send_registration_code(&r).await,
-        "confirm" => services.confirm_registration_code(Some(&r), CheckPage::Link, &form.code).await,
-        "verify" => services.answer_registration_question(&r, CheckPage::Link, &read_date(lang, &form.answer)).await,
-        "wallet" => services.register_receiver_wallet(&r, CheckPage::Link, &form.address, &form.memo).await.map(drop),
-        _ => return plain_page(StatusCode::NOT_FOUND, lang, "register-gone-title", "register-gone", &[]),
+    let step = async {
+        Some(match action.as_str() {
+            "code" => services.send_registration_code(&r).await,
+            "confirm" => services.confirm_registration_code(Some(&r), CheckPage::Link, &form.code).await,
+            "verify" => {
+                services.answer_registration_question(&r, CheckPage::Link, &read_date(lang, &form.answer)).await
+            }
+            "wallet" => {
+                services.register_receiver_wallet(&r, CheckPage::Link, &form.address, &form.memo).await.map(drop)
+            }
+            _ => return None,
+        })
     };
-    if let Some(blocked) = count_code_miss(&state, client, lang, &done).await {
-        return blocked;
-    }
+    let done = match guarded_step(&state, client, lang, &action, step).await {
+        Ok(done) => done,
+        Err(answer) => return answer,
+    };
     let page = Page::link(&token, lang, named.is_some());
     let Err(e) = done else { return Redirect::to(&page.url()).into_response() };
     // The page as it is now: a wrong try may have locked it.

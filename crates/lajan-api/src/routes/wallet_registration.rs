@@ -3,10 +3,8 @@
 //! the receiver gives the contact the organization knows, then the wallet's own account
 //! registered with one press, no address typed. Served with the registration page's headers.
 
-use super::pay::plain_page;
 use super::register::{
-    Page, PageForm, PageQuery, codes_blocked, count_code_miss, find_page, page_headers, page_response, refused_page,
-    render, templates,
+    Page, PageForm, PageQuery, find_page, guarded_step, page_headers, page_response, refused_page, render, templates,
 };
 use crate::state::AppState;
 use axum::extract::{Path, Query, State};
@@ -128,29 +126,27 @@ async fn submit(
         Ok(w) => w,
         Err(refused) => return refused,
     };
-    if action == "confirm"
-        && let Some(blocked) = codes_blocked(&state, client, language(&w, named))
-    {
-        return blocked;
-    }
     let services = &state.services;
+    let lang = language(&w, named);
     let floor = matches!(action.as_str(), "contact" | "code").then(|| Instant::now() + CONTACT_STEP_FLOOR);
-    let done = match action.as_str() {
-        "contact" => services.give_wallet_contact(&w, &form.contact).await,
-        "code" => services.resend_wallet_code(&w).await,
-        "confirm" => services.confirm_wallet_code(&w, &form.code).await,
-        "verify" => services.answer_wallet_question(&w, &read_date(language(&w, named), &form.answer)).await,
-        "wallet" if w.contact_confirmed() => Ok(()),
-        _ => {
-            return plain_page(StatusCode::NOT_FOUND, language(&w, named), "register-gone-title", "register-gone", &[]);
+    let step = async {
+        let done = match action.as_str() {
+            "contact" => services.give_wallet_contact(&w, &form.contact).await,
+            "code" => services.resend_wallet_code(&w).await,
+            "confirm" => services.confirm_wallet_code(&w, &form.code).await,
+            "verify" => services.answer_wallet_question(&w, &read_date(lang, &form.answer)).await,
+            "wallet" if w.contact_confirmed() => Ok(()),
+            _ => return None,
+        };
+        if let Some(floor) = floor {
+            tokio::time::sleep_until(floor).await;
         }
+        Some(done)
     };
-    if let Some(floor) = floor {
-        tokio::time::sleep_until(floor).await;
-    }
-    if let Some(blocked) = count_code_miss(&state, client, language(&w, named), &done).await {
-        return blocked;
-    }
+    let done = match guarded_step(&state, client, lang, &action, step).await {
+        Ok(done) => done,
+        Err(answer) => return answer,
+    };
     // Read again once: the step may have moved (a wrong try may have locked it), and when only
     // the wallet is left it is registered (a refused registration changes nothing).
     let now = match services.wallet_registration(&token).await {

@@ -3,6 +3,7 @@
 //! past-due ones are paid.
 
 use lajan_domain::Timestamp;
+use lajan_store::Change;
 use lajan_testkit::{TestApp, expect_error};
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -163,12 +164,14 @@ api_test!(an_invoice_paid_up_after_the_overdue_job_read_it_is_not_marked_overdue
         object: json!({ "id": d.invoice.id }),
     };
     let mark = lajan_domain::invoice::InvoiceAction::MarkOverdue;
-    let (after, changed) = app.store().invoice_action(&tenant, id, mark, now, None, &event, None).await.unwrap();
+    let (after, changed) =
+        app.store().invoice_action(id, mark, None, Change::unkeyed(&tenant, now, &event)).await.unwrap();
     assert!(!changed, "paid up to an instalment weeks away: not overdue");
     assert_eq!(after.invoice.status.as_str(), "partially_paid");
     assert_eq!(get(app, "/v1/events?type=invoice.overdue").await["pagination"]["total"], 0);
     // Once the next instalment is past due, it is.
     let later = Timestamp::from_millis(4_102_444_800_000); // 2100-01-01
-    let (_, changed) = app.store().invoice_action(&tenant, id, mark, later, None, &event, None).await.unwrap();
+    let (_, changed) =
+        app.store().invoice_action(id, mark, None, Change::unkeyed(&tenant, later, &event)).await.unwrap();
     assert!(changed);
 });

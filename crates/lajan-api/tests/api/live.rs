@@ -8,6 +8,7 @@ use lajan_ledger::Ledger;
 use lajan_ledger::live::LiveLedgerConfig;
 use lajan_ledger::stellar::TESTNET_PASSPHRASE;
 use lajan_ledger::testing::FakeStellar;
+use lajan_store::payouts::NewAttempt;
 use lajan_store::testing::TestStore;
 use lajan_testkit::{TestApp, TestConfig, WALLET, test_config};
 use serde_json::{Value, json};
@@ -268,7 +269,16 @@ live_test!(a_crash_after_submitting_is_reconciled_by_hash, 60, |live| {
     let claimed = store.claim_payouts(now, 120_000, 10, Environment::Live).await.unwrap();
     let ledger = live.app.workers().services().live_ledger().unwrap();
     let lajan_ledger::Transaction { hash, envelope } = ledger.build(&claimed.payouts[0], None, None).await.unwrap();
-    store.start_attempt(&id, &claimed.lease, &hash, &envelope, now, None).await.unwrap().unwrap();
+    store
+        .start_attempt(
+            &id,
+            &claimed.lease,
+            NewAttempt { tx_hash: &hash, envelope: &envelope, channel_account: None },
+            now,
+        )
+        .await
+        .unwrap()
+        .unwrap();
     let horizon = lajan_ledger::horizon::HorizonClient::new(live.net.url(), std::time::Duration::from_secs(5)).unwrap();
     horizon.submit(&envelope).await.unwrap();
     // Still leased: nobody touches it.
@@ -290,7 +300,16 @@ live_test!(a_stored_transaction_whose_sequence_was_taken_is_replaced_after_max_t
     let claimed = store.claim_payouts(now, 120_000, 10, Environment::Live).await.unwrap();
     let ledger = live.app.workers().services().live_ledger().unwrap();
     let lajan_ledger::Transaction { hash, envelope } = ledger.build(&claimed.payouts[0], None, None).await.unwrap();
-    store.start_attempt(&id, &claimed.lease, &hash, &envelope, now, None).await.unwrap().unwrap();
+    store
+        .start_attempt(
+            &id,
+            &claimed.lease,
+            NewAttempt { tx_hash: &hash, envelope: &envelope, channel_account: None },
+            now,
+        )
+        .await
+        .unwrap()
+        .unwrap();
     // The process died before submitting, and another transaction used the sequence meanwhile.
     live.net.create_account(&live.distribution, START_SEQ + 1);
     // Resumed: the stored envelope can no longer land, but only its max_time proves it did not.

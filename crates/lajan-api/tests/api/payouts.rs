@@ -4,6 +4,8 @@
 use lajan_domain::payout::AttemptResult;
 use lajan_domain::{Environment, Timestamp};
 use lajan_ledger::sandbox::magic;
+use lajan_store::Change;
+use lajan_store::payouts::NewAttempt;
 use lajan_testkit::{TestApp, WALLET, expect_error};
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -382,7 +384,16 @@ api_test!(live_payouts_wait_without_a_trace_while_no_live_ledger_is_configured, 
     assert_eq!(p["attempts"].as_array().unwrap().len(), 0, "nothing was submitted, so no attempt");
     // An attempt left unfinished (a live ledger configured then, not now) is kept as it is.
     let claim = app.store().claim_payouts(now.plus_millis(1_000_000), 60_000, 1, Environment::Live).await.unwrap();
-    app.store().start_attempt(id, &claim.lease, "hash", "envelope", now, None).await.unwrap().unwrap();
+    app.store()
+        .start_attempt(
+            id,
+            &claim.lease,
+            NewAttempt { tx_hash: "hash", envelope: "envelope", channel_account: None },
+            now,
+        )
+        .await
+        .unwrap()
+        .unwrap();
     execute(app, now.plus_millis(1_100_000)).await;
     let p: Value = app.get_with(&live, &format!("/v1/payouts/{id}")).await.json().await.unwrap();
     assert_eq!(p["attempts"].as_array().unwrap().len(), 1, "{p}");
@@ -401,12 +412,20 @@ api_test!(a_paid_payout_is_never_paid_again, |app| {
     let now = Timestamp::now();
     let claim = store.claim_payouts(now, 60_000, 10, Environment::Live).await.unwrap();
     let lease = claim.lease.as_str();
-    let first = store.start_attempt(id, lease, "aa11", "envelope-1", now, None).await.unwrap().unwrap();
-    let second = store.start_attempt(id, lease, "bb22", "envelope-2", now, None).await.unwrap().unwrap();
+    let first = store
+        .start_attempt(id, lease, NewAttempt { tx_hash: "aa11", envelope: "envelope-1", channel_account: None }, now)
+        .await
+        .unwrap()
+        .unwrap();
+    let second = store
+        .start_attempt(id, lease, NewAttempt { tx_hash: "bb22", envelope: "envelope-2", channel_account: None }, now)
+        .await
+        .unwrap()
+        .unwrap();
     let refused = AttemptResult::Failed { code: "op_no_trust".into(), message: "no trustline".into() };
-    store.finish_attempt(&tenant, id, &second.id, lease, &refused, now, &event).await.unwrap();
+    store.finish_attempt(id, &second.id, lease, &refused, Change::unkeyed(&tenant, now, &event)).await.unwrap();
     let unknown = AttemptResult::Retry { code: "tx_timeout".into(), message: "no answer".into(), retry_at: now };
-    store.finish_attempt(&tenant, id, &first.id, lease, &unknown, now, &event).await.unwrap();
+    store.finish_attempt(id, &first.id, lease, &unknown, Change::unkeyed(&tenant, now, &event)).await.unwrap();
     let p: Value = app.get_with(&live, &format!("/v1/payouts/{id}")).await.json().await.unwrap();
     assert_eq!(p["execStatus"], "failed");
 
@@ -415,7 +434,13 @@ api_test!(a_paid_payout_is_never_paid_again, |app| {
     assert!(e["message"].as_str().unwrap().contains("may still apply"), "{e}");
     // It lands: the payout was paid, and says so with its event; a retry is refused for good.
     store
-        .finish_attempt(&tenant, id, &first.id, lease, &AttemptResult::Sent { ledger_seq: 77 }, now, &event)
+        .finish_attempt(
+            id,
+            &first.id,
+            lease,
+            &AttemptResult::Sent { ledger_seq: 77 },
+            Change::unkeyed(&tenant, now, &event),
+        )
         .await
         .unwrap();
     let p: Value = app.get_with(&live, &format!("/v1/payouts/{id}")).await.json().await.unwrap();

@@ -2,7 +2,7 @@
 //! payout per item, approved (against the ledger balance) or rejected for all their payouts at
 //! once, and rolled up from their payouts' statuses as the executor settles them.
 
-use crate::{EventFor, IdempotentResponse, NewEvent, StoreResult};
+use crate::{Change, EventFor, IdempotentResponse, NewEvent, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::client::Client;
 use lajan_domain::disbursement::{Disbursement, DisbursementItem, DisbursementStatus, ItemDetail, ItemStatus};
@@ -42,6 +42,10 @@ pub struct DisbursementEvents<'a> {
 /// approval, or approved) and the events its submission records, in order (see
 /// `lajan_domain::disbursement::submission`).
 pub type SubmissionRule<'a> = &'a (dyn Fn(&Settings) -> (DisbursementStatus, &'static [&'static str]) + Send + Sync);
+
+/// A change to a disbursement: its events built from the set below, its key answered with the
+/// disbursement.
+pub type DisbursementChange<'a> = Change<'a, &'a DisbursementEvents<'a>, Disbursement>;
 
 #[async_trait]
 pub trait DisbursementStore: Send + Sync {
@@ -83,56 +87,37 @@ pub trait DisbursementStore: Send + Sync {
     /// events `rule` names for the tenant's settings, read in this transaction; when the rule
     /// approves at once, the approval's balance check and events run too (`funds` must then be
     /// given, else `Conflict`).
-    #[allow(clippy::too_many_arguments)]
     async fn submit_disbursement(
         &self,
-        tenant: &Tenant,
         id: &str,
         key_id: &str,
-        at: Timestamp,
         rule: SubmissionRule<'_>,
         funds: Option<Funds>,
-        events: &DisbursementEvents<'_>,
-        idempotency: Option<IdempotentResponse<'_, Disbursement>>,
+        change: DisbursementChange<'_>,
     ) -> StoreResult<Disbursement>;
 
     /// Approves a disbursement pending approval and every payout of it. Refused with
     /// `cannot_approve` when the tenant's settings require a distinct approver and `key_id`
     /// submitted it, and with `insufficient_balance` when `funds` do not cover the batch plus
     /// every approved payout of the asset not yet settled.
-    #[allow(clippy::too_many_arguments)]
     async fn approve_disbursement(
         &self,
-        tenant: &Tenant,
         id: &str,
         key_id: &str,
-        at: Timestamp,
         funds: Funds,
-        events: &DisbursementEvents<'_>,
-        idempotency: Option<IdempotentResponse<'_, Disbursement>>,
+        change: DisbursementChange<'_>,
     ) -> StoreResult<Disbursement>;
 
     /// Rejects a disbursement pending approval and every payout of it.
-    #[allow(clippy::too_many_arguments)]
     async fn reject_disbursement(
         &self,
-        tenant: &Tenant,
         id: &str,
         reason: Option<&str>,
-        at: Timestamp,
-        events: &DisbursementEvents<'_>,
-        idempotency: Option<IdempotentResponse<'_, Disbursement>>,
+        change: DisbursementChange<'_>,
     ) -> StoreResult<Disbursement>;
 
     /// Queues every failed payout of the disbursement again (`payout.retried` each).
-    async fn retry_failed_disbursement(
-        &self,
-        tenant: &Tenant,
-        id: &str,
-        at: Timestamp,
-        events: &DisbursementEvents<'_>,
-        idempotency: Option<IdempotentResponse<'_, Disbursement>>,
-    ) -> StoreResult<Disbursement>;
+    async fn retry_failed_disbursement(&self, id: &str, change: DisbursementChange<'_>) -> StoreResult<Disbursement>;
 
     /// Deletes a draft and its items.
     async fn delete_disbursement(&self, tenant: &Tenant, id: &str) -> StoreResult<()>;

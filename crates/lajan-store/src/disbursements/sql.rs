@@ -1,7 +1,7 @@
 // Disbursements and the payouts they become, for both backends; included after
 // `disbursements/items_sql.rs` (their rows in bulk) and `sandbox/sql.rs` (the sandbox balance).
 
-use crate::disbursements::{DisbursementEvents, DisbursementQuery, DisbursementStore, Funds, SubmissionRule};
+use crate::disbursements::{DisbursementChange, DisbursementEvents, DisbursementQuery, DisbursementStore, Funds, SubmissionRule};
 use lajan_domain::disbursement::{
     Disbursement, DisbursementAction, DisbursementStatus, ItemCounts, check_action, check_distinct_approver, roll_up,
 };
@@ -397,15 +397,13 @@ impl DisbursementStore for ThisStore {
 
     async fn submit_disbursement(
         &self,
-        tenant: &Tenant,
         id: &str,
         key_id: &str,
-        at: Timestamp,
         rule: SubmissionRule<'_>,
         funds: Option<Funds>,
-        events: &DisbursementEvents<'_>,
-        idempotency: Option<IdempotentResponse<'_, Disbursement>>,
+        change: DisbursementChange<'_>,
     ) -> StoreResult<Disbursement> {
+        let crate::Change { tenant, at, events, idempotency } = change;
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         let d = lock_disbursement(&mut tx, tenant, id, DisbursementAction::Submit).await?;
         let (status, event_types) = rule(&settings_in(&mut tx, tenant).await?);
@@ -481,14 +479,12 @@ impl DisbursementStore for ThisStore {
 
     async fn approve_disbursement(
         &self,
-        tenant: &Tenant,
         id: &str,
         key_id: &str,
-        at: Timestamp,
         funds: Funds,
-        events: &DisbursementEvents<'_>,
-        idempotency: Option<IdempotentResponse<'_, Disbursement>>,
+        change: DisbursementChange<'_>,
     ) -> StoreResult<Disbursement> {
+        let crate::Change { tenant, at, events, idempotency } = change;
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         let d = lock_disbursement(&mut tx, tenant, id, DisbursementAction::Approve).await?;
         if let Err(refusal) = check_distinct_approver(&d, key_id)
@@ -504,13 +500,11 @@ impl DisbursementStore for ThisStore {
 
     async fn reject_disbursement(
         &self,
-        tenant: &Tenant,
         id: &str,
         reason: Option<&str>,
-        at: Timestamp,
-        events: &DisbursementEvents<'_>,
-        idempotency: Option<IdempotentResponse<'_, Disbursement>>,
+        change: DisbursementChange<'_>,
     ) -> StoreResult<Disbursement> {
+        let crate::Change { tenant, at, events, idempotency } = change;
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         let d = lock_disbursement(&mut tx, tenant, id, DisbursementAction::Reject).await?;
         let rejected = reject_locked(&mut tx, tenant, &d, reason, at, events).await?;
@@ -520,12 +514,10 @@ impl DisbursementStore for ThisStore {
 
     async fn retry_failed_disbursement(
         &self,
-        tenant: &Tenant,
         id: &str,
-        at: Timestamp,
-        events: &DisbursementEvents<'_>,
-        idempotency: Option<IdempotentResponse<'_, Disbursement>>,
+        change: DisbursementChange<'_>,
     ) -> StoreResult<Disbursement> {
+        let crate::Change { tenant, at, events, idempotency } = change;
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         lock_disbursement(&mut tx, tenant, id, DisbursementAction::RetryFailed).await?;
         // Only approved payouts run, so a failed one is approved; not naming the approval keeps

@@ -2,7 +2,7 @@
 //! the payment intent that collects it.
 
 use crate::messages::InvoiceSending;
-use crate::{EventFor, IdempotentResponse, StoreResult};
+use crate::{Change, EventFor, IdempotentResponse, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::Invalid;
 use lajan_domain::installment::InstallmentInput;
@@ -76,16 +76,12 @@ pub trait InvoiceStore: Send + Sync {
     /// its event: `event` builds the object, the event's type is the transition's own. Returns
     /// the invoice and whether anything changed; refusals are `Rejected` with the action's error
     /// code. With `idempotency`, the key is answered in the same transaction, no-op or not.
-    #[allow(clippy::too_many_arguments)]
     async fn invoice_action(
         &self,
-        tenant: &Tenant,
         id: &str,
         action: InvoiceAction,
-        at: Timestamp,
         void_reason: Option<&str>,
-        event: EventFor<'_, InvoiceDetail>,
-        idempotency: Option<IdempotentResponse<'_, (InvoiceDetail, bool)>>,
+        change: Change<'_, EventFor<'_, InvoiceDetail>, (InvoiceDetail, bool)>,
     ) -> StoreResult<(InvoiceDetail, bool)>;
 
     /// Sent or viewed invoices due on or before `due_on_or_before` (YYYY-MM-DD), with their

@@ -475,14 +475,12 @@ impl InvoiceStore for ThisStore {
 
     async fn invoice_action(
         &self,
-        tenant: &Tenant,
         id: &str,
         action: InvoiceAction,
-        at: Timestamp,
         void_reason: Option<&str>,
-        event: EventFor<'_, InvoiceDetail>,
-        idempotency: Option<IdempotentResponse<'_, (InvoiceDetail, bool)>>,
+        change: crate::Change<'_, EventFor<'_, InvoiceDetail>, (InvoiceDetail, bool)>,
     ) -> StoreResult<(InvoiceDetail, bool)> {
+        let crate::Change { tenant, at, events: event, idempotency } = change;
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         // Voiding closes the intent too: its lock comes first, in the order every payment takes
         // them, so a void and a payment at the same moment wait on each other, never deadlock.

@@ -1,7 +1,7 @@
 //! Payouts: money an organization sends, approved (or rejected) by its keys, then claimed by the
 //! worker and executed through attempts, each one transaction on the ledger.
 
-use crate::{EventFor, IdempotentResponse, StoreResult};
+use crate::{Change, ChangeOf, EventFor, IdempotentResponse, StoreResult};
 use async_trait::async_trait;
 use lajan_domain::pagination::{Page, PageRequest};
 use lajan_domain::payout::{
@@ -34,6 +34,20 @@ pub struct PayoutCounts {
 /// creation records, in order (see `lajan_domain::payout::initial_approval`).
 pub type ApprovalRule<'a> = &'a (dyn Fn(&Settings) -> (ApprovalStatus, &'static [&'static str]) + Send + Sync);
 
+/// A transaction about to be submitted for a payout: its hash, its signed envelope, and the
+/// channel account it takes its sequence number from, if any.
+#[derive(Debug, Clone, Copy)]
+pub struct NewAttempt<'a> {
+    pub tx_hash: &'a str,
+    pub envelope: &'a str,
+    pub channel_account: Option<&'a str>,
+}
+
+impl NewAttempt<'static> {
+    /// An attempt recorded only to fail a payout that was never sent: no transaction.
+    pub const NOTHING_SENT: NewAttempt<'static> = NewAttempt { tx_hash: "", envelope: "", channel_account: None };
+}
+
 #[async_trait]
 pub trait PayoutStore: Send + Sync {
     /// Inserts the payout with the approval status `approval` gives for the tenant's settings
@@ -62,17 +76,13 @@ pub trait PayoutStore: Send + Sync {
     /// distinct approver (read in this transaction), the approving key must not be the creating
     /// one (`Rejected(cannot_approve)`). With `idempotency`, the key is
     /// claimed and answered in the same transaction.
-    #[allow(clippy::too_many_arguments)]
     async fn payout_action(
         &self,
-        tenant: &Tenant,
         id: &str,
         action: PayoutAction,
         key_id: &str,
         reason: Option<&str>,
-        at: Timestamp,
-        event: EventFor<'_, PayoutDetail>,
-        idempotency: Option<IdempotentResponse<'_, PayoutDetail>>,
+        change: ChangeOf<'_, PayoutDetail>,
     ) -> StoreResult<PayoutDetail>;
 
     /// Claims up to `limit` payouts of environment `env` to execute: approved and pending ones
@@ -93,15 +103,12 @@ pub trait PayoutStore: Send + Sync {
     /// the channel account its transaction takes as its source, if any; `None` (nothing
     /// recorded) when `lease` no longer holds the payout. `Conflict` (nothing recorded) when
     /// another unsettled attempt holds that channel.
-    #[allow(clippy::too_many_arguments)]
     async fn start_attempt(
         &self,
         payout_id: &str,
         lease: &str,
-        tx_hash: &str,
-        envelope: &str,
+        attempt: NewAttempt<'_>,
         at: Timestamp,
-        channel_account: Option<&str>,
     ) -> StoreResult<Option<Attempt>>;
 
     /// The channel accounts held by unsettled attempts (whose transactions may still take
@@ -131,16 +138,13 @@ pub trait PayoutStore: Send + Sync {
     /// retry) and releases it. An applied transaction moves any payout not yet `sent` (a late
     /// executor's answer, a payout marked failed): it was paid. Any other answer from an
     /// executor that lost the lease changes nothing but its attempt.
-    #[allow(clippy::too_many_arguments)]
     async fn finish_attempt(
         &self,
-        tenant: &Tenant,
         payout_id: &str,
         attempt_id: &str,
         lease: &str,
         result: &AttemptResult,
-        at: Timestamp,
-        event: EventFor<'_, PayoutDetail>,
+        change: Change<'_, EventFor<'_, PayoutDetail>>,
     ) -> StoreResult<PayoutDetail>;
 
     /// Releases a payout `lease` holds until `retry_at` without settling it (nothing was

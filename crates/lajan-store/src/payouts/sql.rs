@@ -203,15 +203,13 @@ impl PayoutStore for ThisStore {
 
     async fn payout_action(
         &self,
-        tenant: &Tenant,
         id: &str,
         action: PayoutAction,
         key_id: &str,
         reason: Option<&str>,
-        at: Timestamp,
-        event: EventFor<'_, PayoutDetail>,
-        idempotency: Option<IdempotentResponse<'_, PayoutDetail>>,
+        change: crate::ChangeOf<'_, PayoutDetail>,
     ) -> StoreResult<PayoutDetail> {
+        let crate::Change { tenant, at, events: event, idempotency } = change;
         let mut tx = self.begin_keyed(tenant, idempotency.as_ref()).await?;
         // Its client first (a payout's client never changes): the order of docs/design.md,
         // client, invitation, payouts, that a wallet registered takes too.
@@ -344,11 +342,10 @@ impl PayoutStore for ThisStore {
         &self,
         payout_id: &str,
         lease: &str,
-        tx_hash: &str,
-        envelope: &str,
+        attempt: crate::payouts::NewAttempt<'_>,
         at: Timestamp,
-        channel_account: Option<&str>,
     ) -> StoreResult<Option<Attempt>> {
+        let crate::payouts::NewAttempt { tx_hash, envelope, channel_account } = attempt;
         let mut tx = self.begin_write().await?;
         if !lock_held(&mut tx, payout_id, lease).await? {
             return Ok(None);
@@ -422,14 +419,13 @@ impl PayoutStore for ThisStore {
 
     async fn finish_attempt(
         &self,
-        tenant: &Tenant,
         payout_id: &str,
         attempt_id: &str,
         lease: &str,
         result: &AttemptResult,
-        at: Timestamp,
-        event: EventFor<'_, PayoutDetail>,
+        change: crate::Change<'_, EventFor<'_, PayoutDetail>>,
     ) -> StoreResult<PayoutDetail> {
+        let crate::Change { tenant, at, events: event, .. } = change;
         let mut tx = self.begin_write().await?;
         let current = lock_payout(&mut tx, tenant, payout_id).await?;
         let holder: Option<String> = query_scalar("SELECT lease_token FROM payouts WHERE id = $1")

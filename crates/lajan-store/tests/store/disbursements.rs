@@ -9,8 +9,10 @@ use lajan_domain::pagination::PageRequest;
 use lajan_domain::payout::{ApprovalStatus, AssetCode, AttemptResult, PayoutDetail, PayoutType};
 use lajan_domain::settings::Settings;
 use lajan_domain::{Environment, Tenant, Timestamp};
+use lajan_store::Change;
 use lajan_store::contract;
 use lajan_store::disbursements::{DisbursementEvents, Funds};
+use lajan_store::payouts::NewAttempt;
 use lajan_store::{EventQuery, NewEvent, Store, StoreError};
 use std::sync::Arc;
 
@@ -76,7 +78,7 @@ async fn submitted(store: &Arc<dyn Store>, t: &Tenant, amounts: &[i64]) -> Disbu
     let (d, items) = draft(amounts);
     store.create_disbursement(t, &d, &items, &[], &d_event, None).await.unwrap();
     let rule = |_: &Settings| submission(true);
-    store.submit_disbursement(t, &d.id, "key_a", Timestamp::now(), &rule, None, &EVENTS, None).await.unwrap()
+    store.submit_disbursement(&d.id, "key_a", &rule, None, Change::unkeyed(t, Timestamp::now(), &EVENTS)).await.unwrap()
 }
 
 async fn events(store: &Arc<dyn Store>, t: &Tenant, event_type: &str) -> u64 {
@@ -91,9 +93,13 @@ contract!(a_draft_submits_into_payouts_whose_outcomes_roll_up, |store| {
     assert_eq!((created.status, created.item_count, created.total_amount), (DisbursementStatus::Draft, 3, 6_000));
     assert_eq!(created.counts, ItemCounts { pending: 3, ..ItemCounts::default() });
     let rule = |_: &Settings| submission(true);
-    let s = store.submit_disbursement(&t, &d.id, "key_s", Timestamp::now(), &rule, None, &EVENTS, None).await.unwrap();
+    let s = store
+        .submit_disbursement(&d.id, "key_s", &rule, None, Change::unkeyed(&t, Timestamp::now(), &EVENTS))
+        .await
+        .unwrap();
     assert_eq!((s.status, s.submitted_by_key.as_deref()), (DisbursementStatus::PendingApproval, Some("key_s")));
-    let again = store.submit_disbursement(&t, &d.id, "key_s", Timestamp::now(), &rule, None, &EVENTS, None).await;
+    let again =
+        store.submit_disbursement(&d.id, "key_s", &rule, None, Change::unkeyed(&t, Timestamp::now(), &EVENTS)).await;
     assert!(matches!(again, Err(StoreError::Rejected(e)) if e.code == "cannot_submit"));
     let listed = store.list_disbursement_items(&t, &d.id, None, PageRequest::default()).await.unwrap();
     assert_eq!(listed.total, 3);
@@ -111,8 +117,10 @@ contract!(a_draft_submits_into_payouts_whose_outcomes_roll_up, |store| {
     let ids: Vec<_> = paged.items.iter().map(|i| i.payout.as_ref().map(|p| p.id.clone())).collect();
     assert_eq!((paged.total, ids), (3, vec![Some(format!("pyt_{}", &items[1].id[4..]))]));
 
-    let a =
-        store.approve_disbursement(&t, &d.id, "key_b", Timestamp::now(), funds(6_000), &EVENTS, None).await.unwrap();
+    let a = store
+        .approve_disbursement(&d.id, "key_b", funds(6_000), Change::unkeyed(&t, Timestamp::now(), &EVENTS))
+        .await
+        .unwrap();
     assert_eq!((a.status, a.approved_by_key.as_deref()), (DisbursementStatus::Approved, Some("key_b")));
     let claimed = store.claim_payouts(Timestamp::now(), 60_000, 10, t.env).await.unwrap();
     assert_eq!(claimed.payouts.len(), 3);
@@ -121,7 +129,12 @@ contract!(a_draft_submits_into_payouts_whose_outcomes_roll_up, |store| {
     assert_eq!(now.counts, ItemCounts { executing: 3, ..ItemCounts::default() }, "kept by the payouts' triggers");
     for (i, p) in claimed.payouts.iter().enumerate() {
         let attempt = store
-            .start_attempt(&p.payout.id, lease, &format!("{i:064}"), "{}", Timestamp::now(), None)
+            .start_attempt(
+                &p.payout.id,
+                lease,
+                NewAttempt { tx_hash: &format!("{i:064}"), envelope: "{}", channel_account: None },
+                Timestamp::now(),
+            )
             .await
             .unwrap()
             .unwrap();
@@ -130,7 +143,10 @@ contract!(a_draft_submits_into_payouts_whose_outcomes_roll_up, |store| {
         } else {
             AttemptResult::Sent { ledger_seq: 7 }
         };
-        store.finish_attempt(&t, &p.payout.id, &attempt.id, lease, &result, Timestamp::now(), &p_event).await.unwrap();
+        store
+            .finish_attempt(&p.payout.id, &attempt.id, lease, &result, Change::unkeyed(&t, Timestamp::now(), &p_event))
+            .await
+            .unwrap();
     }
     let settled = store.get_disbursement(&t, &d.id).await.unwrap().unwrap();
     assert_eq!((settled.counts.sent, settled.counts.failed, settled.amount_sent), (2, 1, 4_000));
@@ -149,7 +165,7 @@ contract!(a_draft_submits_into_payouts_whose_outcomes_roll_up, |store| {
     assert_eq!(failed.len(), 1);
     assert_eq!(failed[0].payout.as_ref().unwrap().error_code.as_deref(), Some("op_no_trust"));
 
-    let retried = store.retry_failed_disbursement(&t, &d.id, Timestamp::now(), &EVENTS, None).await.unwrap();
+    let retried = store.retry_failed_disbursement(&d.id, Change::unkeyed(&t, Timestamp::now(), &EVENTS)).await.unwrap();
     assert_eq!((retried.status, retried.counts.pending, retried.counts.failed), (DisbursementStatus::Processing, 1, 0));
     assert_eq!(events(&store, &t, "payout.retried").await, 1);
     assert!(store.running_disbursements().await.unwrap().iter().any(|(_, id)| *id == d.id));
@@ -160,11 +176,15 @@ contract!(approval_refuses_what_the_balance_cannot_cover_and_changes_nothing, |s
     let org = lajan_store::testing::organization(&store, "Acme").await;
     let t = Tenant::new(org.id, Environment::Live);
     let first = submitted(&store, &t, &[4_000]).await;
-    store.approve_disbursement(&t, &first.id, "key_b", Timestamp::now(), funds(10_000), &EVENTS, None).await.unwrap();
+    store
+        .approve_disbursement(&first.id, "key_b", funds(10_000), Change::unkeyed(&t, Timestamp::now(), &EVENTS))
+        .await
+        .unwrap();
     let second = submitted(&store, &t, &[3_000, 3_001]).await;
     // 10,000 held, 4,000 committed to the first batch's approved payout: 6,000 left for 6,001.
-    let refused =
-        store.approve_disbursement(&t, &second.id, "key_b", Timestamp::now(), funds(10_000), &EVENTS, None).await;
+    let refused = store
+        .approve_disbursement(&second.id, "key_b", funds(10_000), Change::unkeyed(&t, Timestamp::now(), &EVENTS))
+        .await;
     let Err(StoreError::Rejected(e)) = refused else { panic!("{refused:?}") };
     assert_eq!(e.code, "insufficient_balance");
     let shortfall = e.details.iter().find(|d| d.field == "shortfall").map(|d| d.message.as_str());
@@ -179,21 +199,35 @@ contract!(approval_refuses_what_the_balance_cannot_cover_and_changes_nothing, |s
     tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     let claimed = store.claim_payouts(Timestamp::now(), 60_000, 10, t.env).await.unwrap();
     let (p, lease) = (&claimed.payouts[0], claimed.lease.as_str());
-    let attempt =
-        store.start_attempt(&p.payout.id, lease, &"a".repeat(64), "{}", Timestamp::now(), None).await.unwrap().unwrap();
+    let attempt = store
+        .start_attempt(
+            &p.payout.id,
+            lease,
+            NewAttempt { tx_hash: &"a".repeat(64), envelope: "{}", channel_account: None },
+            Timestamp::now(),
+        )
+        .await
+        .unwrap()
+        .unwrap();
     let sent = AttemptResult::Sent { ledger_seq: 3 };
-    store.finish_attempt(&t, &p.payout.id, &attempt.id, lease, &sent, Timestamp::now(), &p_event).await.unwrap();
+    store
+        .finish_attempt(&p.payout.id, &attempt.id, lease, &sent, Change::unkeyed(&t, Timestamp::now(), &p_event))
+        .await
+        .unwrap();
     let stale = Funds::Observed { balance: Some(10_000), at: read_at };
-    let refused = store.approve_disbursement(&t, &second.id, "key_b", Timestamp::now(), stale, &EVENTS, None).await;
+    let refused =
+        store.approve_disbursement(&second.id, "key_b", stale, Change::unkeyed(&t, Timestamp::now(), &EVENTS)).await;
     assert!(matches!(refused, Err(StoreError::Rejected(e)) if e.code == "insufficient_balance"));
     // A reading in the millisecond the payout was sent may predate it: take it strictly after.
     tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     let fresh = funds(6_001);
-    let approved = store.approve_disbursement(&t, &second.id, "key_b", Timestamp::now(), fresh, &EVENTS, None).await;
+    let approved =
+        store.approve_disbursement(&second.id, "key_b", fresh, Change::unkeyed(&t, Timestamp::now(), &EVENTS)).await;
     assert_eq!(approved.unwrap().status, DisbursementStatus::Approved);
     let none = Funds::Observed { balance: None, at: Timestamp::now() };
     let third = submitted(&store, &t, &[1]).await;
-    let refused = store.approve_disbursement(&t, &third.id, "key_b", Timestamp::now(), none, &EVENTS, None).await;
+    let refused =
+        store.approve_disbursement(&third.id, "key_b", none, Change::unkeyed(&t, Timestamp::now(), &EVENTS)).await;
     assert!(matches!(refused, Err(StoreError::Rejected(e)) if e.code == "insufficient_balance"), "no trustline");
 });
 
@@ -203,7 +237,11 @@ contract!(two_approvals_never_spend_one_balance, |store| {
     let b = submitted(&store, &t, &[6_000]).await;
     let approve = |id: String| {
         let (store, t) = (store.clone(), t.clone());
-        async move { store.approve_disbursement(&t, &id, "key_b", Timestamp::now(), funds(10_000), &EVENTS, None).await }
+        async move {
+            store
+                .approve_disbursement(&id, "key_b", funds(10_000), Change::unkeyed(&t, Timestamp::now(), &EVENTS))
+                .await
+        }
     };
     let (ra, rb) = tokio::join!(approve(a.id.clone()), approve(b.id.clone()));
     let approved = [&ra, &rb].iter().filter(|r| r.is_ok()).count();
@@ -224,7 +262,8 @@ contract!(only_a_draft_is_deleted_and_rejection_moves_every_payout, |store| {
     assert!(
         matches!(store.delete_disbursement(&t, &s.id).await, Err(StoreError::Rejected(e)) if e.code == "cannot_delete")
     );
-    let r = store.reject_disbursement(&t, &s.id, Some("wrong"), Timestamp::now(), &EVENTS, None).await.unwrap();
+    let r =
+        store.reject_disbursement(&s.id, Some("wrong"), Change::unkeyed(&t, Timestamp::now(), &EVENTS)).await.unwrap();
     assert_eq!(
         (r.status, r.counts.rejected, r.reject_reason.as_deref()),
         (DisbursementStatus::Rejected, 2, Some("wrong"))
@@ -238,16 +277,30 @@ contract!(only_a_draft_is_deleted_and_rejection_moves_every_payout, |store| {
 contract!(retry_failed_leaves_a_payout_whose_transaction_may_still_land, |store| {
     let t = lajan_store::testing::test_tenant(&store).await;
     let d = submitted(&store, &t, &[1_000]).await;
-    store.approve_disbursement(&t, &d.id, "key_b", Timestamp::now(), funds(1_000_000), &EVENTS, None).await.unwrap();
+    store
+        .approve_disbursement(&d.id, "key_b", funds(1_000_000), Change::unkeyed(&t, Timestamp::now(), &EVENTS))
+        .await
+        .unwrap();
     let claimed = store.claim_payouts(Timestamp::now(), 60_000, 10, t.env).await.unwrap();
     let (id, lease) = (claimed.payouts[0].payout.id.as_str(), claimed.lease.as_str());
     // A first transaction whose outcome is unknown, then a second refused for good.
-    store.start_attempt(id, lease, "h1", "{}", Timestamp::now(), None).await.unwrap().unwrap();
-    let second = store.start_attempt(id, lease, "h2", "{}", Timestamp::now(), None).await.unwrap().unwrap();
+    store
+        .start_attempt(id, lease, NewAttempt { tx_hash: "h1", envelope: "{}", channel_account: None }, Timestamp::now())
+        .await
+        .unwrap()
+        .unwrap();
+    let second = store
+        .start_attempt(id, lease, NewAttempt { tx_hash: "h2", envelope: "{}", channel_account: None }, Timestamp::now())
+        .await
+        .unwrap()
+        .unwrap();
     let failed = AttemptResult::Failed { code: "op_no_trust".into(), message: "no trustline".into() };
-    store.finish_attempt(&t, id, &second.id, lease, &failed, Timestamp::now(), &p_event).await.unwrap();
+    store
+        .finish_attempt(id, &second.id, lease, &failed, Change::unkeyed(&t, Timestamp::now(), &p_event))
+        .await
+        .unwrap();
     store.roll_up_disbursement(&t, &d.id, Timestamp::now(), &d_event).await.unwrap();
-    let after = store.retry_failed_disbursement(&t, &d.id, Timestamp::now(), &EVENTS, None).await.unwrap();
+    let after = store.retry_failed_disbursement(&d.id, Change::unkeyed(&t, Timestamp::now(), &EVENTS)).await.unwrap();
     assert_eq!(after.counts.failed, 1, "not queued again while h1 may land");
     assert_eq!(events(&store, &t, "payout.retried").await, 0);
 });
@@ -267,7 +320,7 @@ contract!(a_batch_of_payout_events_is_fanned_out_to_webhook_endpoints, |store| {
     };
     store.create_webhook_endpoint(&t, &endpoint, None).await.unwrap();
     let d = submitted(&store, &t, &[1_000, 2_000, 3_000]).await;
-    store.approve_disbursement(&t, &d.id, "key_b", now, funds(1_000_000), &EVENTS, None).await.unwrap();
+    store.approve_disbursement(&d.id, "key_b", funds(1_000_000), Change::unkeyed(&t, now, &EVENTS)).await.unwrap();
     assert_eq!(events(&store, &t, "payout.approved").await, 3);
     let due = store.claim_deliveries(Timestamp::now(), 60_000, &lajan_store::ClaimLimits::up_to(100)).await.unwrap();
     assert_eq!(due.len(), 3, "one per payout.approved, none for the other events");

@@ -13,6 +13,7 @@ use lajan_domain::payment::{IncomingPayment, IntentStatus, PaymentIntent, new_re
 use lajan_domain::settings::Settings;
 use lajan_domain::statement::MovementKind;
 use lajan_domain::{Environment, Tenant, Timestamp};
+use lajan_store::Change;
 use lajan_store::credit_notes::{CreditNoteEvents, CreditNoteOnInvoice};
 use lajan_store::incoming_payments::{IntentTarget, PaidEvents, PaymentApplied, PaymentOnInvoice};
 use lajan_store::invoice_payments::PaymentReversal;
@@ -236,28 +237,28 @@ contract!(drafts_update_and_actions_follow_the_state_machine, |store| {
     );
 
     let (sent, changed) =
-        store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
+        store.invoice_action(&id, InvoiceAction::Send, None, Change::unkeyed(&t, Timestamp::now(), &ev)).await.unwrap();
     assert!(changed && sent.invoice.status == InvoiceStatus::Sent && sent.invoice.sent_at.is_some());
     assert!(
         matches!(store.update_invoice(&t, &id, &changes, Timestamp::now()).await, Err(StoreError::Rejected(e)) if e.code == "cannot_update")
     );
     let (viewed, changed) =
-        store.invoice_action(&t, &id, InvoiceAction::View, Timestamp::now(), None, &ev, None).await.unwrap();
+        store.invoice_action(&id, InvoiceAction::View, None, Change::unkeyed(&t, Timestamp::now(), &ev)).await.unwrap();
     assert!(changed && viewed.invoice.status == InvoiceStatus::Viewed);
     let (_, changed) =
-        store.invoice_action(&t, &id, InvoiceAction::View, Timestamp::now(), None, &ev, None).await.unwrap();
+        store.invoice_action(&id, InvoiceAction::View, None, Change::unkeyed(&t, Timestamp::now(), &ev)).await.unwrap();
     assert!(!changed, "viewing twice records one event");
     let (voided, _) = store
-        .invoice_action(&t, &id, InvoiceAction::Void, Timestamp::now(), Some("duplicate"), &ev, None)
+        .invoice_action(&id, InvoiceAction::Void, Some("duplicate"), Change::unkeyed(&t, Timestamp::now(), &ev))
         .await
         .unwrap();
     assert_eq!(voided.invoice.void_reason.as_deref(), Some("duplicate"));
     assert_eq!(voided.intent.status, IntentStatus::Inactive);
     let (_, changed) =
-        store.invoice_action(&t, &id, InvoiceAction::Void, Timestamp::now(), None, &ev, None).await.unwrap();
+        store.invoice_action(&id, InvoiceAction::Void, None, Change::unkeyed(&t, Timestamp::now(), &ev)).await.unwrap();
     assert!(!changed);
     assert!(
-        matches!(store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await, Err(StoreError::Rejected(e)) if e.code == "cannot_send")
+        matches!(store.invoice_action(&id, InvoiceAction::Send, None, Change::unkeyed(&t, Timestamp::now(), &ev)).await, Err(StoreError::Rejected(e)) if e.code == "cannot_send")
     );
     let events = store.list_events(&t, &EventQuery::default()).await.unwrap();
     let types: Vec<_> =
@@ -266,7 +267,9 @@ contract!(drafts_update_and_actions_follow_the_state_machine, |store| {
     let other_tenant = Tenant::new(t.org_id.clone(), Environment::Live);
     assert!(store.get_invoice(&other_tenant, &id).await.unwrap().is_none());
     assert!(matches!(
-        store.invoice_action(&other_tenant, &id, InvoiceAction::Void, Timestamp::now(), None, &ev, None).await,
+        store
+            .invoice_action(&id, InvoiceAction::Void, None, Change::unkeyed(&other_tenant, Timestamp::now(), &ev))
+            .await,
         Err(StoreError::NotFound)
     ));
 });
@@ -276,7 +279,10 @@ contract!(lists_filter_by_status_client_and_search, |store| {
     let c = client(&store, &t).await;
     let a = invoice(&store, &t, &c, "1").await;
     invoice(&store, &t, &c, "2").await;
-    store.invoice_action(&t, &a.invoice.id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
+    store
+        .invoice_action(&a.invoice.id, InvoiceAction::Send, None, Change::unkeyed(&t, Timestamp::now(), &ev))
+        .await
+        .unwrap();
     let q = |status: Option<InvoiceStatus>, client_id: Option<&str>, search: Option<&str>| InvoiceQuery {
         status,
         client_id: client_id.map(Into::into),
@@ -304,7 +310,7 @@ contract!(payments_match_by_memo_and_pay_in_full_only, |store| {
         pay(&store, &payment(&t, &reference, 100, "HTG")).await,
         PaymentApplied::Matched { intent_id: d.intent.id.clone(), paid: false }
     );
-    store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
+    store.invoice_action(&id, InvoiceAction::Send, None, Change::unkeyed(&t, Timestamp::now(), &ev)).await.unwrap();
     assert_eq!(pay(&store, &payment(&t, "LJWRONG", 9900, "HTG")).await, PaymentApplied::Unmatched);
     assert_eq!(pay(&store, &payment(&t, &reference, 9900, "USD")).await, PaymentApplied::Unmatched, "wrong asset");
     assert_eq!(
@@ -348,7 +354,7 @@ contract!(payments_match_by_memo_and_pay_in_full_only, |store| {
     let other = lajan_domain::Tenant::new(t.org_id.clone(), Environment::Live);
     assert_eq!(store.list_invoice_payments(&other, &id, PageRequest::default()).await.unwrap().total, 0);
     assert!(
-        matches!(store.invoice_action(&t, &id, InvoiceAction::Void, Timestamp::now(), None, &ev, None).await, Err(StoreError::Rejected(e)) if e.code == "cannot_void")
+        matches!(store.invoice_action(&id, InvoiceAction::Void, None, Change::unkeyed(&t, Timestamp::now(), &ev)).await, Err(StoreError::Rejected(e)) if e.code == "cannot_void")
     );
     assert_eq!(store.incoming_payments_for_intent(&d.intent.id).await.unwrap().len(), 3);
     let seqs: Vec<i64> =
@@ -493,19 +499,22 @@ contract!(overdue_candidates_are_sent_or_viewed_and_due, |store| {
     let c = client(&store, &t).await;
     let a = invoice(&store, &t, &c, "1").await;
     let b = invoice(&store, &t, &c, "1").await;
-    store.invoice_action(&t, &a.invoice.id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
+    store
+        .invoice_action(&a.invoice.id, InvoiceAction::Send, None, Change::unkeyed(&t, Timestamp::now(), &ev))
+        .await
+        .unwrap();
     let found = store.overdue_candidates("2026-12-01", 10).await.unwrap();
     assert_eq!(found.len(), 1, "drafts are not candidates");
     assert_eq!((found[0].1.as_str(), found[0].3.as_str()), (a.invoice.id.as_str(), "UTC"));
     assert!(store.overdue_candidates("2026-11-30", 10).await.unwrap().is_empty());
     let (d, changed) = store
-        .invoice_action(&t, &a.invoice.id, InvoiceAction::MarkOverdue, Timestamp::now(), None, &ev, None)
+        .invoice_action(&a.invoice.id, InvoiceAction::MarkOverdue, None, Change::unkeyed(&t, Timestamp::now(), &ev))
         .await
         .unwrap();
     assert!(changed && d.invoice.status == InvoiceStatus::Overdue);
     assert!(
         !store
-            .invoice_action(&t, &b.invoice.id, InvoiceAction::MarkOverdue, Timestamp::now(), None, &ev, None)
+            .invoice_action(&b.invoice.id, InvoiceAction::MarkOverdue, None, Change::unkeyed(&t, Timestamp::now(), &ev))
             .await
             .unwrap()
             .1
@@ -605,7 +614,9 @@ contract!(maintained_totals_match_a_scan_through_every_transition, |store| {
     }
     let act = |i: usize, action| {
         let (store, t, id) = (store.clone(), t.clone(), ids[i].invoice.id.clone());
-        async move { store.invoice_action(&t, &id, action, Timestamp::now(), Some("typo"), &ev, None).await.unwrap() }
+        async move {
+            store.invoice_action(&id, action, Some("typo"), Change::unkeyed(&t, Timestamp::now(), &ev)).await.unwrap()
+        }
     };
     for i in 0..6 {
         act(i, InvoiceAction::Send).await;
@@ -680,7 +691,7 @@ contract!(a_payment_received_outside_lajan_counts_as_a_ledger_payment_does, |sto
     let refused =
         store.record_outside_payment(&clerk, &id, &cash(100), Timestamp::now(), &counting_events(), None).await;
     assert!(matches!(refused, Err(StoreError::Rejected(ref e)) if e.code == "cannot_pay"), "a draft: {refused:?}");
-    store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
+    store.invoice_action(&id, InvoiceAction::Send, None, Change::unkeyed(&t, Timestamp::now(), &ev)).await.unwrap();
     let first = store
         .record_outside_payment(&clerk, &id, &cash(4000), Timestamp::now(), &counting_events(), None)
         .await
@@ -716,7 +727,7 @@ contract!(a_reversed_payment_stops_counting_and_reopens_a_paid_invoice, |store| 
     let c = client(&store, &t).await;
     let d = invoice(&store, &t, &c, "100").await;
     let id = d.invoice.id.clone();
-    store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
+    store.invoice_action(&id, InvoiceAction::Send, None, Change::unkeyed(&t, Timestamp::now(), &ev)).await.unwrap();
     let cash =
         OutsidePayment { amount: 10_000, method: PaymentMethod::Cash, reference: None, paid_at: Timestamp::now() };
     let paid = store.record_outside_payment(&t, &id, &cash, Timestamp::now(), &counting_events(), None).await.unwrap();
@@ -790,7 +801,10 @@ contract!(every_invoices_balance_is_exact_and_explained_by_its_statement, |store
             store.update_invoice(&t, &id, &apply, Timestamp::now()).await.unwrap();
             store.send_invoice(&t, &id, Timestamp::now(), &sending, &ev, None).await.unwrap();
         } else {
-            store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
+            store
+                .invoice_action(&id, InvoiceAction::Send, None, Change::unkeyed(&t, Timestamp::now(), &ev))
+                .await
+                .unwrap();
         }
         // Every change of the round asks for one moment, as writers that read the clock in the
         // same millisecond (or before waiting for the invoice's locks) do: the statement must
@@ -848,7 +862,8 @@ contract!(every_invoices_balance_is_exact_and_explained_by_its_statement, |store
                     }
                 }
                 _ => {
-                    let voided = store.invoice_action(&t, &id, InvoiceAction::Void, moment, None, &ev, None).await;
+                    let voided =
+                        store.invoice_action(&id, InvoiceAction::Void, None, Change::unkeyed(&t, moment, &ev)).await;
                     assert!(matches!(voided, Ok(_) | Err(StoreError::Rejected(_))), "{voided:?}");
                 }
             }
@@ -932,7 +947,7 @@ contract!(credit_notes_lower_what_is_owed_and_are_numbered_per_tenant, |store| {
     let id = d.invoice.id.clone();
     let refused = store.issue_credit_note(&t, &id, &note(1_000), Timestamp::now(), &events, None).await;
     assert!(matches!(refused, Err(StoreError::Rejected(ref e)) if e.code == "cannot_credit"), "a draft: {refused:?}");
-    store.invoice_action(&t, &id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
+    store.invoice_action(&id, InvoiceAction::Send, None, Change::unkeyed(&t, Timestamp::now(), &ev)).await.unwrap();
 
     // Before any payment: 30.00 off, the payment link asks for 70.00.
     let first = store.issue_credit_note(&t, &id, &note(3_000), Timestamp::now(), &events, None).await.unwrap();
@@ -963,7 +978,10 @@ contract!(credit_notes_lower_what_is_owed_and_are_numbered_per_tenant, |store| {
 
     // A credit note that leaves nothing owed pays the invoice; numbers go on per tenant.
     let other = invoice(&store, &t, &c, "5").await;
-    store.invoice_action(&t, &other.invoice.id, InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
+    store
+        .invoice_action(&other.invoice.id, InvoiceAction::Send, None, Change::unkeyed(&t, Timestamp::now(), &ev))
+        .await
+        .unwrap();
     let all =
         store.issue_credit_note(&t, &other.invoice.id, &note(500), Timestamp::now(), &events, None).await.unwrap();
     assert_eq!((all.credit_note.number.as_str(), all.invoice.invoice.status), ("CN-000003", InvoiceStatus::Paid));
@@ -984,7 +1002,10 @@ contract!(a_clients_invoices_come_newest_first_filtered_by_status_and_bounded, |
         made.push(invoice(&store, &t, &c, price).await.invoice.id);
     }
     invoice(&store, &t, &other, "4").await;
-    store.invoice_action(&t, &made[1], InvoiceAction::Send, Timestamp::now(), None, &ev, None).await.unwrap();
+    store
+        .invoice_action(&made[1], InvoiceAction::Send, None, Change::unkeyed(&t, Timestamp::now(), &ev))
+        .await
+        .unwrap();
 
     let ids = |found: Vec<InvoiceDetail>| found.into_iter().map(|d| d.invoice.id).collect::<Vec<_>>();
     let all = ids(store.client_invoices(&t, &c, &[], 10).await.unwrap());

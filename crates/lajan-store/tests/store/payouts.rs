@@ -9,7 +9,9 @@ use lajan_domain::payout::{
 use lajan_domain::settings::Settings;
 use lajan_domain::verification::{Verification, VerificationKind};
 use lajan_domain::{Environment, Tenant, Timestamp};
+use lajan_store::Change;
 use lajan_store::contract;
+use lajan_store::payouts::NewAttempt;
 use lajan_store::payouts::PayoutQuery;
 use lajan_store::sandbox::{SandboxPayment, SandboxSubmit};
 use lajan_store::{EventQuery, NewEvent, Store, StoreError};
@@ -97,7 +99,7 @@ contract!(approval_rules_and_counts_partition_all, |store| {
         async move {
             let rules = Settings { require_distinct_approver: distinct, ..Settings::default() };
             store.put_settings(&t, &rules, Timestamp::now()).await.unwrap();
-            store.payout_action(&t, &id, action, key, None, Timestamp::now(), &ev, None).await
+            store.payout_action(&id, action, key, None, Change::unkeyed(&t, Timestamp::now(), &ev)).await
         }
     };
     assert!(
@@ -115,7 +117,13 @@ contract!(approval_rules_and_counts_partition_all, |store| {
         matches!(act(PayoutAction::Retry, "key_b", false).await, Err(StoreError::Rejected(e)) if e.code == "cannot_retry")
     );
     store
-        .payout_action(&t, &b.payout.id, PayoutAction::Reject, "key_b", Some("duplicate"), Timestamp::now(), &ev, None)
+        .payout_action(
+            &b.payout.id,
+            PayoutAction::Reject,
+            "key_b",
+            Some("duplicate"),
+            Change::unkeyed(&t, Timestamp::now(), &ev),
+        )
         .await
         .unwrap();
 
@@ -191,16 +199,29 @@ contract!(execution_claims_attempts_and_outcomes, |store| {
     assert_eq!(claimed.payouts[0].payout.exec, ExecStatus::ReadyToSend);
     assert!(store.claim_payouts(now, 60_000, 10, Environment::Test).await.unwrap().payouts.is_empty(), "leased");
     assert!(
-        store.start_attempt(id, "lease_other", "hash1", "{envelope}", now, None).await.unwrap().is_none(),
+        store
+            .start_attempt(
+                id,
+                "lease_other",
+                NewAttempt { tx_hash: "hash1", envelope: "{envelope}", channel_account: None },
+                now
+            )
+            .await
+            .unwrap()
+            .is_none(),
         "fenced"
     );
-    let first = store.start_attempt(id, lease, "hash1", "{envelope}", now, None).await.unwrap().unwrap();
+    let first = store
+        .start_attempt(id, lease, NewAttempt { tx_hash: "hash1", envelope: "{envelope}", channel_account: None }, now)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(first.attempt_number, 1);
     assert_eq!(store.attempt_envelope(&first.id).await.unwrap(), "{envelope}");
     assert_eq!(store.held_payout(&t, id, lease).await.unwrap().unwrap().attempts.len(), 1);
     let retry_at = now.plus_millis(5_000);
     let retry = AttemptResult::Retry { code: "tx_timeout".into(), message: "timed out".into(), retry_at };
-    store.finish_attempt(&t, id, &first.id, lease, &retry, now, &ev).await.unwrap();
+    store.finish_attempt(id, &first.id, lease, &retry, Change::unkeyed(&t, now, &ev)).await.unwrap();
     assert!(store.held_payout(&t, id, lease).await.unwrap().is_none(), "a settled attempt releases the payout");
     assert!(store.claim_payouts(now.plus_millis(1), 60_000, 10, Environment::Test).await.unwrap().payouts.is_empty());
     let again = store.claim_payouts(retry_at, 60_000, 10, Environment::Test).await.unwrap();
@@ -209,7 +230,7 @@ contract!(execution_claims_attempts_and_outcomes, |store| {
     // The first executor's late answer is a fact on its attempt; it moves neither the payout nor
     // its retry time, so the new lease stands.
     let late = AttemptResult::Retry { code: "tx_too_late".into(), message: "late".into(), retry_at: now };
-    let after = store.finish_attempt(&t, id, &first.id, lease, &late, now, &ev).await.unwrap();
+    let after = store.finish_attempt(id, &first.id, lease, &late, Change::unkeyed(&t, now, &ev)).await.unwrap();
     assert_eq!(after.attempts[0].error_code.as_deref(), Some("tx_too_late"));
     assert!(
         store
@@ -219,7 +240,18 @@ contract!(execution_claims_attempts_and_outcomes, |store| {
             .payouts
             .is_empty()
     );
-    assert!(store.start_attempt(id, lease, "hash2", "{envelope2}", retry_at, None).await.unwrap().is_none());
+    assert!(
+        store
+            .start_attempt(
+                id,
+                lease,
+                NewAttempt { tx_hash: "hash2", envelope: "{envelope2}", channel_account: None },
+                retry_at
+            )
+            .await
+            .unwrap()
+            .is_none()
+    );
     assert_eq!(store.renew_lease(&again.lease, retry_at.plus_millis(120_000)).await.unwrap(), 1);
     assert!(
         store
@@ -229,16 +261,26 @@ contract!(execution_claims_attempts_and_outcomes, |store| {
             .payouts
             .is_empty()
     );
-    let second = store.start_attempt(id, &again.lease, "hash1", "{envelope}", retry_at, None).await.unwrap().unwrap();
+    let second = store
+        .start_attempt(
+            id,
+            &again.lease,
+            NewAttempt { tx_hash: "hash1", envelope: "{envelope}", channel_account: None },
+            retry_at,
+        )
+        .await
+        .unwrap()
+        .unwrap();
     let sent = AttemptResult::Sent { ledger_seq: 7 };
-    let done = store.finish_attempt(&t, id, &second.id, &again.lease, &sent, retry_at, &ev).await.unwrap();
+    let done =
+        store.finish_attempt(id, &second.id, &again.lease, &sent, Change::unkeyed(&t, retry_at, &ev)).await.unwrap();
     assert_eq!(done.payout.exec, ExecStatus::Sent);
     assert_eq!(done.attempts.len(), 2, "attempts are never overwritten");
     assert_eq!(done.attempts[1].ledger_seq, Some(7));
     assert_eq!(store.renew_lease(&again.lease, retry_at.plus_millis(240_000)).await.unwrap(), 0, "released");
     // A late answer after the payout settled: the attempt is kept, the outcome stands.
     let failed = AttemptResult::Failed { code: "tx_bad_seq".into(), message: "late".into() };
-    let after = store.finish_attempt(&t, id, &first.id, lease, &failed, retry_at, &ev).await.unwrap();
+    let after = store.finish_attempt(id, &first.id, lease, &failed, Change::unkeyed(&t, retry_at, &ev)).await.unwrap();
     assert_eq!(after.payout.exec, ExecStatus::Sent);
     let events = store.list_events(&t, &Default::default()).await.unwrap();
     assert_eq!(events.items.iter().filter(|e| e.event_type.starts_with("payout.")).count(), 2, "created, completed");
@@ -259,7 +301,11 @@ contract!(a_batch_of_first_attempts_and_outcomes_moves_each_as_one_by_one, |stor
     assert_eq!(claimed.payouts.len(), 5);
     let lease = claimed.lease.as_str();
     // One already has an attempt (a resumed payout): the batch leaves it alone.
-    let earlier = store.start_attempt(&ids[3], lease, "h3", "{e3}", now, None).await.unwrap().unwrap();
+    let earlier = store
+        .start_attempt(&ids[3], lease, NewAttempt { tx_hash: "h3", envelope: "{e3}", channel_account: None }, now)
+        .await
+        .unwrap()
+        .unwrap();
     let first = |id: &str, n: usize| FirstAttempt {
         payout_id: id.to_owned(),
         tx_hash: format!("first{n}"),
@@ -288,7 +334,16 @@ contract!(a_batch_of_first_attempts_and_outcomes_moves_each_as_one_by_one, |stor
     // A payout this lease no longer holds is answered back, untouched.
     let elsewhere = approved_payout(&store, &t).await.payout.id;
     let theirs = store.claim_payouts(Timestamp::now(), 60_000, 10, Environment::Test).await.unwrap();
-    let their_attempt = store.start_attempt(&elsewhere, &theirs.lease, "hx", "{ex}", now, None).await.unwrap().unwrap();
+    let their_attempt = store
+        .start_attempt(
+            &elsewhere,
+            &theirs.lease,
+            NewAttempt { tx_hash: "hx", envelope: "{ex}", channel_account: None },
+            now,
+        )
+        .await
+        .unwrap()
+        .unwrap();
     let sent = AttemptResult::Sent { ledger_seq: 7 };
     outcomes.push(Outcome { payout_id: elsewhere.clone(), attempt_id: their_attempt.id, result: sent });
     let not_held = store.finish_attempts(lease, &outcomes, now, &ev).await.unwrap();
@@ -351,12 +406,16 @@ contract!(a_late_unknown_never_hides_a_settled_attempt, |store| {
     let id = p.payout.id.as_str();
     let now = Timestamp::now();
     let lease = store.claim_payouts(now, 60_000, 10, Environment::Test).await.unwrap().lease;
-    let a = store.start_attempt(id, &lease, "h1", "{e1}", now, None).await.unwrap().unwrap();
+    let a = store
+        .start_attempt(id, &lease, NewAttempt { tx_hash: "h1", envelope: "{e1}", channel_account: None }, now)
+        .await
+        .unwrap()
+        .unwrap();
     let refused = AttemptResult::Failed { code: "tx_insufficient_fee".into(), message: "fee".into() };
-    store.finish_attempt(&t, id, &a.id, &lease, &refused, now, &ev).await.unwrap();
+    store.finish_attempt(id, &a.id, &lease, &refused, Change::unkeyed(&t, now, &ev)).await.unwrap();
     // An executor that lost the lease heard nothing back: that changes nothing.
     let unknown = AttemptResult::Retry { code: "tx_timeout".into(), message: "no answer".into(), retry_at: now };
-    let after = store.finish_attempt(&t, id, &a.id, "lease_gone", &unknown, now, &ev).await.unwrap();
+    let after = store.finish_attempt(id, &a.id, "lease_gone", &unknown, Change::unkeyed(&t, now, &ev)).await.unwrap();
     assert_eq!(after.attempts[0].error_code.as_deref(), Some("tx_insufficient_fee"));
     assert!(!after.attempts[0].unsettled());
     assert_eq!(after.payout.exec, ExecStatus::Failed);
@@ -368,13 +427,29 @@ contract!(a_late_answer_that_applied_settles_a_payout_another_executor_holds, |s
     let id = p.payout.id.as_str();
     let now = Timestamp::now();
     let first = store.claim_payouts(now, 60_000, 10, Environment::Test).await.unwrap();
-    let attempt = store.start_attempt(id, &first.lease, "h1", "{e1}", now, None).await.unwrap().unwrap();
+    let attempt = store
+        .start_attempt(id, &first.lease, NewAttempt { tx_hash: "h1", envelope: "{e1}", channel_account: None }, now)
+        .await
+        .unwrap()
+        .unwrap();
     let second = store.claim_payouts(now.plus_millis(61_000), 60_000, 10, Environment::Test).await.unwrap();
     assert_eq!(second.payouts.len(), 1, "the first lease expired");
     let sent = AttemptResult::Sent { ledger_seq: 9 };
-    let paid = store.finish_attempt(&t, id, &attempt.id, &first.lease, &sent, now, &ev).await.unwrap();
+    let paid = store.finish_attempt(id, &attempt.id, &first.lease, &sent, Change::unkeyed(&t, now, &ev)).await.unwrap();
     assert_eq!(paid.payout.exec, ExecStatus::Sent, "money moved: whoever reports it, the payout was paid");
-    assert!(store.start_attempt(id, &second.lease, "h2", "{e2}", now, None).await.unwrap().is_none(), "nothing more");
+    assert!(
+        store
+            .start_attempt(
+                id,
+                &second.lease,
+                NewAttempt { tx_hash: "h2", envelope: "{e2}", channel_account: None },
+                now
+            )
+            .await
+            .unwrap()
+            .is_none(),
+        "nothing more"
+    );
     let events = store.list_events(&t, &Default::default()).await.unwrap();
     assert_eq!(events.items.iter().filter(|e| e.event_type == "payout.completed").count(), 1);
 });
@@ -505,7 +580,16 @@ contract!(a_payout_claims_its_idempotency_key_in_its_own_transaction, |store| {
     // Actions answer their key in their transaction too.
     let approve = claim("approve");
     let idem = IdempotentResponse { claim: &approve, status: 200, body: &body };
-    store.payout_action(&t, &p.payout.id, PayoutAction::Approve, "key_b", None, now, &ev, Some(idem)).await.unwrap();
+    store
+        .payout_action(
+            &p.payout.id,
+            PayoutAction::Approve,
+            "key_b",
+            None,
+            Change { tenant: &t, at: now, events: &ev, idempotency: Some(idem) },
+        )
+        .await
+        .unwrap();
     assert!(matches!(
         store.idempotency_lookup(&t, "approve", "h", now).await.unwrap(),
         IdempotencyState::Replay { status: 200, .. }
@@ -577,7 +661,12 @@ contract!(maintained_counts_match_a_scan_through_execution, |store| {
     let lease = claimed.lease.as_str();
     for (i, c) in claimed.payouts.iter().enumerate().take(3) {
         let a = store
-            .start_attempt(&c.payout.id, lease, &format!("hash{i}"), "{envelope}", now, None)
+            .start_attempt(
+                &c.payout.id,
+                lease,
+                NewAttempt { tx_hash: &format!("hash{i}"), envelope: "{envelope}", channel_account: None },
+                now,
+            )
             .await
             .unwrap()
             .unwrap();
@@ -586,14 +675,14 @@ contract!(maintained_counts_match_a_scan_through_execution, |store| {
         } else {
             AttemptResult::Sent { ledger_seq: 9 }
         };
-        store.finish_attempt(&t, &c.payout.id, &a.id, lease, &result, now, &ev).await.unwrap();
+        store.finish_attempt(&c.payout.id, &a.id, lease, &result, Change::unkeyed(&t, now, &ev)).await.unwrap();
     }
     let (pending, _) = store
         .list_payouts(&t, &PayoutQuery { filter: Some(PayoutFilter::PendingApproval), ..Default::default() })
         .await
         .unwrap();
     store
-        .payout_action(&t, &pending.items[0].payout.id, PayoutAction::Reject, "key_b", None, now, &ev, None)
+        .payout_action(&pending.items[0].payout.id, PayoutAction::Reject, "key_b", None, Change::unkeyed(&t, now, &ev))
         .await
         .unwrap();
     // Two rounds: as the triggers left the counts, then after folding (PostgreSQL's deltas).
@@ -656,17 +745,25 @@ contract!(a_retry_never_builds_beside_a_transaction_that_applied_or_may_apply, |
     let id = p.payout.id.as_str();
     let now = Timestamp::now();
     let lease = store.claim_payouts(now, 60_000, 10, Environment::Test).await.unwrap().lease;
-    let first = store.start_attempt(id, &lease, "h1", "{e1}", now, None).await.unwrap().unwrap();
-    let second = store.start_attempt(id, &lease, "h2", "{e2}", now, None).await.unwrap().unwrap();
+    let first = store
+        .start_attempt(id, &lease, NewAttempt { tx_hash: "h1", envelope: "{e1}", channel_account: None }, now)
+        .await
+        .unwrap()
+        .unwrap();
+    let second = store
+        .start_attempt(id, &lease, NewAttempt { tx_hash: "h2", envelope: "{e2}", channel_account: None }, now)
+        .await
+        .unwrap()
+        .unwrap();
     let failed = AttemptResult::Failed { code: "op_no_trust".into(), message: "no trustline".into() };
-    store.finish_attempt(&t, id, &second.id, &lease, &failed, now, &ev).await.unwrap();
+    store.finish_attempt(id, &second.id, &lease, &failed, Change::unkeyed(&t, now, &ev)).await.unwrap();
     let retry = |store: Arc<dyn Store>, t: Tenant| async move {
-        store.payout_action(&t, id, PayoutAction::Retry, "key_b", None, Timestamp::now(), &ev, None).await
+        store.payout_action(id, PayoutAction::Retry, "key_b", None, Change::unkeyed(&t, Timestamp::now(), &ev)).await
     };
     let refused = retry(store.clone(), t.clone()).await;
     assert!(matches!(refused, Err(StoreError::Rejected(ref e)) if e.code == "cannot_retry"), "unfinished: {refused:?}");
     let landed = store
-        .finish_attempt(&t, id, &first.id, &lease, &AttemptResult::Sent { ledger_seq: 3 }, now, &ev)
+        .finish_attempt(id, &first.id, &lease, &AttemptResult::Sent { ledger_seq: 3 }, Change::unkeyed(&t, now, &ev))
         .await
         .unwrap();
     assert_eq!(landed.payout.exec, ExecStatus::Sent, "a failed payout whose transaction landed was paid");
@@ -706,7 +803,7 @@ contract!(the_backlog_counts_every_tenants_payouts_and_approvals_keep_their_time
 
     let later = Timestamp::now().plus_millis(5_000);
     let approved = store
-        .payout_action(&t, &waiting.payout.id, PayoutAction::Approve, "key_b", None, later, &ev, None)
+        .payout_action(&waiting.payout.id, PayoutAction::Approve, "key_b", None, Change::unkeyed(&t, later, &ev))
         .await
         .unwrap();
     assert_eq!(approved.approved_at, Some(later));
@@ -769,6 +866,15 @@ contract!(a_hold_keeps_its_first_time_announces_itself_once_and_ends_with_an_att
 
     // A transaction built for it clears the hold.
     let lease = claim(later).await;
-    store.start_attempt(&id, &lease, "hash1", "{envelope}", later, None).await.unwrap().unwrap();
+    store
+        .start_attempt(
+            &id,
+            &lease,
+            NewAttempt { tx_hash: "hash1", envelope: "{envelope}", channel_account: None },
+            later,
+        )
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(store.get_payout(&t, &id).await.unwrap().unwrap().hold, None);
 });
