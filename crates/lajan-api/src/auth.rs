@@ -3,7 +3,7 @@
 //! The middleware resolves the key to an [`AuthContext`] (organization, environment, scopes);
 //! handlers name the scope they need with the [`Authed`] extractor, which answers 403 without it.
 
-pub use crate::caller::AuthContext;
+pub(crate) use crate::caller::AuthContext;
 use crate::error::ApiError;
 use crate::keys::hash_secret;
 use crate::observe::RequestOrg;
@@ -18,7 +18,7 @@ use lajan_domain::scope::Scope;
 use lajan_domain::{Actor, Tenant, Timestamp};
 use std::marker::PhantomData;
 
-pub async fn authenticate(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+pub(crate) async fn authenticate(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
     let header = req.headers().get(AUTHORIZATION).map(|h| h.to_str().map(str::to_owned));
     match resolve(&state, header).await {
         Ok(ctx) => {
@@ -79,20 +79,20 @@ async fn resolve(
 }
 
 /// A scope a handler requires, named by a marker type.
-pub trait RequiredScope {
+pub(crate) trait RequiredScope {
     const SCOPE: Scope;
 }
 
 /// The caller, checked to hold scope `S` (403 `forbidden` otherwise).
-pub struct Authed<S>(pub AuthContext, PhantomData<S>);
+pub(crate) struct Authed<S>(pub AuthContext, PhantomData<S>);
 
 /// Put in the request by [`Authed`] once the route's scope passed: the `Idempotency-Key` is
 /// looked at only after it (see `idempotency`).
 #[derive(Clone, Copy, Debug)]
-pub struct ScopeChecked;
+pub(crate) struct ScopeChecked;
 
 impl<S> Authed<S> {
-    pub fn tenant(&self) -> &Tenant {
+    pub(crate) fn tenant(&self) -> &Tenant {
         &self.0.tenant
     }
 }
@@ -115,7 +115,7 @@ macro_rules! scopes {
     ($($name:ident => $scope:expr),* $(,)?) => {
         $(
             #[doc = concat!("Requires `", stringify!($scope), "`.")]
-            pub struct $name;
+            pub(crate) struct $name;
             impl RequiredScope for $name {
                 const SCOPE: Scope = $scope;
             }
@@ -124,7 +124,7 @@ macro_rules! scopes {
 }
 
 /// Marker types for [`Authed`].
-pub mod scope {
+pub(crate) mod scope {
     use super::RequiredScope;
     use lajan_domain::scope::Scope;
 

@@ -13,7 +13,7 @@ const TOUCH_AFTER_MS: i64 = 60_000;
 
 /// Who is calling: the key's organization and environment and what it may do.
 #[derive(Debug, Clone)]
-pub struct AuthContext {
+pub(crate) struct AuthContext {
     pub tenant: Tenant,
     pub key_id: String,
     pub scopes: Vec<Scope>,

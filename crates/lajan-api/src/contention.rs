@@ -26,7 +26,7 @@ const RUNS: u32 = 4;
 /// transactions for contention and it failed for it; still failing, it answers 503 `busy`.
 /// The body is kept as the handler reads it, never read ahead of it (a body that is late or
 /// too large gets the handler's own answer), and sent again only if it was read whole.
-pub async fn retry_contended(request: Request, next: Next) -> Response {
+pub(crate) async fn retry_contended(request: Request, next: Next) -> Response {
     let (parts, body) = request.into_parts();
     let empty = body.is_end_stream();
     let kept = Arc::new(Mutex::new(Kept::default()));

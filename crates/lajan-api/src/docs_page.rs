@@ -17,7 +17,7 @@ const DOCUMENT: &str = "/v1/openapi.json";
 static CONFIG: LazyLock<Arc<Config<'static>>> = LazyLock::new(|| Arc::new(Config::from(DOCUMENT)));
 static OPENAPI: LazyLock<utoipa::openapi::OpenApi> = LazyLock::new(openapi::document);
 
-pub fn routes() -> Router<AppState> {
+pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route(DOCUMENT, get(|| async { Json(&*OPENAPI) }))
         .route("/docs", get(page))

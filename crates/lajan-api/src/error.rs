@@ -8,13 +8,13 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use lajan_domain::{FieldError, Invalid};
 use lajan_services::ServiceError;
-pub use lajan_services::error::error_chain;
+pub(crate) use lajan_services::error::error_chain;
 use lajan_store::StoreError;
 use serde::Serialize;
 use utoipa::ToSchema;
 
 #[derive(Debug, Clone)]
-pub struct ApiError {
+pub(crate) struct ApiError {
     pub status: StatusCode,
     pub code: &'static str,
     pub message: String,
@@ -30,7 +30,7 @@ pub struct ApiError {
 /// The error body, as documented in the OpenAPI document.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct ErrorBody {
+pub(crate) struct ErrorBody {
     /// The HTTP status code, repeated.
     #[schema(example = 400)]
     pub status_code: u16,
@@ -54,7 +54,7 @@ pub struct ErrorBody {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct FieldDetail {
+pub(crate) struct FieldDetail {
     /// In a batch (a disbursement's items): the row at fault, counted from 1.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub row: Option<u32>,
@@ -67,7 +67,7 @@ pub struct FieldDetail {
 }
 
 impl ApiError {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+    pub(crate) fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
         ApiError {
             status,
             code,
@@ -79,35 +79,35 @@ impl ApiError {
         }
     }
 
-    pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
+    pub(crate) fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
         Self::new(StatusCode::BAD_REQUEST, code, message)
     }
 
-    pub fn validation(details: Vec<FieldError>) -> Self {
+    pub(crate) fn validation(details: Vec<FieldError>) -> Self {
         Invalid::fields(details).into()
     }
 
-    pub fn not_found(what: &str) -> Self {
+    pub(crate) fn not_found(what: &str) -> Self {
         Self::new(StatusCode::NOT_FOUND, "not_found", format!("No such {what}"))
     }
 
     /// Maps a store error, naming `what` when it is `NotFound`: `.map_err(ApiError::not_found_as("invoice"))`.
-    pub fn not_found_as(what: &'static str) -> impl Fn(StoreError) -> ApiError {
+    pub(crate) fn not_found_as(what: &'static str) -> impl Fn(StoreError) -> ApiError {
         move |e| match e {
             StoreError::NotFound => ApiError::not_found(what),
             other => other.into(),
         }
     }
 
-    pub fn unauthorized(message: impl Into<String>) -> Self {
+    pub(crate) fn unauthorized(message: impl Into<String>) -> Self {
         Self::new(StatusCode::UNAUTHORIZED, "unauthorized", message)
     }
 
-    pub fn forbidden(message: impl Into<String>) -> Self {
+    pub(crate) fn forbidden(message: impl Into<String>) -> Self {
         Self::new(StatusCode::FORBIDDEN, "forbidden", message)
     }
 
-    pub fn idempotency_in_progress() -> Self {
+    pub(crate) fn idempotency_in_progress() -> Self {
         Self::new(
             StatusCode::CONFLICT,
             "idempotency_in_progress",
@@ -117,7 +117,7 @@ impl ApiError {
 
     /// The database kept aborting the request's changes to let concurrent ones through;
     /// nothing was changed, and sending it again succeeds.
-    pub fn busy() -> Self {
+    pub(crate) fn busy() -> Self {
         ApiError {
             try_again: true,
             retry_after: Some(1),
@@ -129,7 +129,7 @@ impl ApiError {
         }
     }
 
-    pub fn payload_too_large() -> Self {
+    pub(crate) fn payload_too_large() -> Self {
         Self::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             "payload_too_large",
@@ -138,7 +138,7 @@ impl ApiError {
     }
 
     /// A 500 that logs the whole cause chain and tells the caller nothing internal.
-    pub fn internal(err: &(dyn std::error::Error + 'static)) -> Self {
+    pub(crate) fn internal(err: &(dyn std::error::Error + 'static)) -> Self {
         tracing::error!(error = %error_chain(err), "internal error");
         Self::new(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -147,7 +147,7 @@ impl ApiError {
         )
     }
 
-    pub fn body(&self) -> ErrorBody {
+    pub(crate) fn body(&self) -> ErrorBody {
         ErrorBody {
             status_code: self.status.as_u16(),
             error: self.status.canonical_reason().unwrap_or("Error").to_owned(),
@@ -171,13 +171,13 @@ impl ApiError {
 /// Marks the response of a request whose store call found its `Idempotency-Key` taken by a
 /// request that committed first: the idempotency middleware answers with what that one left.
 #[derive(Debug, Clone, Copy)]
-pub struct KeyTaken;
+pub(crate) struct KeyTaken;
 
 /// Marks an answer that changed nothing and that the same request may not get again (a write
 /// that lost a race): the idempotency middleware does not keep it under the request's key, so
 /// a retry with the key runs afresh, as it does after a 5xx.
 #[derive(Debug, Clone, Copy)]
-pub struct TryAgain;
+pub(crate) struct TryAgain;
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
@@ -257,7 +257,7 @@ impl std::fmt::Display for ApiError {
     }
 }
 
-pub type ApiResult<T> = Result<T, ApiError>;
+pub(crate) type ApiResult<T> = Result<T, ApiError>;
 
 #[cfg(test)]
 mod tests {

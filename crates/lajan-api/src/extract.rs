@@ -14,22 +14,22 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
 
 /// Largest request body accepted, in bytes.
-pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+pub(crate) const MAX_BODY_BYTES: usize = 1024 * 1024;
 
 /// Largest body of the one operation that takes uploads (a disbursement's items, JSON or CSV).
-pub const MAX_UPLOAD_BYTES: usize = 5 * 1024 * 1024;
+pub(crate) const MAX_UPLOAD_BYTES: usize = 5 * 1024 * 1024;
 
 /// A JSON request body. Requires `Content-Type: application/json`.
-pub struct ApiJson<T>(pub T);
+pub(crate) struct ApiJson<T>(pub T);
 
 /// Whether the request says its body is JSON (`application/json`, any parameters, any case).
-pub fn is_json(headers: &HeaderMap) -> bool {
+pub(crate) fn is_json(headers: &HeaderMap) -> bool {
     content_type_is(headers, "application/json")
 }
 
 /// Whether the request's `Content-Type` is `essence` (a type/subtype), with any parameters and
 /// in any case.
-pub fn content_type_is(headers: &HeaderMap, essence: &str) -> bool {
+pub(crate) fn content_type_is(headers: &HeaderMap, essence: &str) -> bool {
     headers
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -51,7 +51,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
 
 /// An optional JSON body, for actions (`send`, `void`): an empty body means `T::default()`;
 /// a body that is present must be JSON like any other.
-pub struct OptionalJson<T>(pub T);
+pub(crate) struct OptionalJson<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for OptionalJson<T> {
     type Rejection = ApiError;
@@ -71,7 +71,7 @@ impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for OptionalJ
 
 /// A body of any type, read whole within the route's limit (413 beyond), for operations that
 /// take more than JSON.
-pub struct RawBody(pub Bytes);
+pub(crate) struct RawBody(pub Bytes);
 
 impl<S: Send + Sync> FromRequest<S> for RawBody {
     type Rejection = ApiError;
@@ -104,7 +104,7 @@ fn unsupported_media_type() -> ApiError {
 }
 
 /// Parses a JSON body, naming the failing field's path when the JSON is fine but a value is not.
-pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+pub(crate) fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     let invalid_json =
         |message: &str| ApiError::bad_request("invalid_json", format!("The request body is not valid JSON: {message}"));
     // serde reads a struct from an array of its fields in order too, so `[]` would pass as `{}`
@@ -138,14 +138,14 @@ fn strip_position(message: &str) -> String {
 
 /// For PATCH-like bodies: tells an absent field (`None`) from an explicit `null` (`Some(None)`).
 /// Use with `#[serde(default, deserialize_with = "nullable")]`.
-pub fn nullable<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
+pub(crate) fn nullable<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
     Option::<T>::deserialize(d).map(Some)
 }
 
 /// For PUT fields that keep their value when left out and cannot be cleared: `null` is refused,
 /// naming the field, instead of being read as "left out".
 /// Use with `#[serde(default, deserialize_with = "not_null")]`.
-pub fn not_null<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+pub(crate) fn not_null<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
     match Option::<T>::deserialize(d)? {
         Some(value) => Ok(Some(value)),
         None => Err(serde::de::Error::custom("cannot be null; leave the field out to keep its value")),
@@ -155,10 +155,10 @@ pub fn not_null<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<
 /// A JSON number, kept as its exact text (never through `f64`). Anything else in its place is
 /// refused with a message saying a number was expected and what came instead.
 #[derive(Debug, Clone)]
-pub struct ExactNumber(serde_json::Number);
+pub(crate) struct ExactNumber(serde_json::Number);
 
 impl ExactNumber {
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         self.0.to_string()
     }
 }
@@ -181,7 +181,7 @@ impl<'de> Deserialize<'de> for ExactNumber {
 /// A list's `search`, at most [`MAX_SEARCH_CHARS`](lajan_domain::pagination::MAX_SEARCH_CHARS)
 /// characters and without a NUL (no text Lajan keeps holds one, and neither PostgreSQL text
 /// nor an FTS5 query can carry it), else 400 `validation_error` naming it.
-pub fn search_text(search: Option<String>) -> Result<Option<String>, ApiError> {
+pub(crate) fn search_text(search: Option<String>) -> Result<Option<String>, ApiError> {
     use lajan_domain::pagination::MAX_SEARCH_CHARS;
     let refused = |message: String| Err(ApiError::validation(vec![lajan_domain::FieldError::new("search", message)]));
     if search.as_ref().is_some_and(|s| s.chars().count() > MAX_SEARCH_CHARS) {
@@ -196,7 +196,7 @@ pub fn search_text(search: Option<String>) -> Result<Option<String>, ApiError> {
 /// `?page=&limit=` or a cursor (`startingAfter`, `endingBefore`), validated: anything but
 /// integers in range and one cursor is 400 `invalid_pagination`.
 #[derive(Debug, Clone)]
-pub struct Pagination(pub PageRequest);
+pub(crate) struct Pagination(pub PageRequest);
 
 impl<S: Send + Sync> FromRequestParts<S> for Pagination {
     type Rejection = ApiError;
@@ -226,7 +226,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Pagination {
 /// a space, `%XX` a byte). A name or value whose bytes are not UTF-8 is 400 `validation_error`
 /// naming it, never replaced by look-alike characters; a `%` not followed by two hex digits is
 /// kept as written.
-pub fn query_pairs(query: Option<&str>) -> Result<Vec<(String, String)>, ApiError> {
+pub(crate) fn query_pairs(query: Option<&str>) -> Result<Vec<(String, String)>, ApiError> {
     let decode = |raw: &str, field: &str| {
         let spaced = raw.replace('+', " ");
         percent_encoding::percent_decode_str(&spaced).decode_utf8().map(|text| text.into_owned()).map_err(|_| {
@@ -247,7 +247,7 @@ pub fn query_pairs(query: Option<&str>) -> Result<Vec<(String, String)>, ApiErro
 /// A query-string filter struct; an ill-typed parameter is `validation_error` naming it.
 /// Parameters the struct does not name are ignored (`page` and `limit` are read by
 /// [`Pagination`]) unless it denies unknown fields, as a create's does.
-pub struct ApiQuery<T>(pub T);
+pub(crate) struct ApiQuery<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for ApiQuery<T> {
     type Rejection = ApiError;

@@ -34,12 +34,12 @@ use sha2::{Digest, Sha256};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-pub const HEADER: &str = "idempotency-key";
-pub const REPLAYED_HEADER: &str = "idempotent-replayed";
-pub const TTL_MS: i64 = 24 * 60 * 60 * 1000;
+pub(crate) const HEADER: &str = "idempotency-key";
+pub(crate) const REPLAYED_HEADER: &str = "idempotent-replayed";
+pub(crate) const TTL_MS: i64 = 24 * 60 * 60 * 1000;
 const MAX_KEY_LEN: usize = 255;
 
-pub async fn idempotency(State(state): State<AppState>, req: Request, next: Next) -> Response {
+pub(crate) async fn idempotency(State(state): State<AppState>, req: Request, next: Next) -> Response {
     if req.method() != Method::POST {
         return next.run(req).await;
     }
@@ -165,12 +165,12 @@ struct Claim {
 /// [`Idempotency::respond`] to the store call making the change, so its response is recorded in
 /// that transaction.
 #[derive(Clone, Default)]
-pub struct Idempotency(Option<Arc<Claim>>);
+pub(crate) struct Idempotency(Option<Arc<Claim>>);
 
 impl Idempotency {
     /// What the store records under the key with the change: `status`, and the body `render`
     /// makes of the store call's result (the same bytes the handler then answers with).
-    pub fn respond<'a, T>(
+    pub(crate) fn respond<'a, T>(
         &'a self,
         status: StatusCode,
         render: ResponseFor<'a, T>,
@@ -181,7 +181,7 @@ impl Idempotency {
     }
 
     /// The key and the request's digest, for requests that derive an identity from them.
-    pub fn claim(&self) -> Option<&IdempotencyClaim> {
+    pub(crate) fn claim(&self) -> Option<&IdempotencyClaim> {
         self.0.as_ref().map(|c| &c.claim)
     }
 }
@@ -220,7 +220,7 @@ impl FromRequestParts<AppState> for Idempotency {
 }
 
 /// A response body as the API sends it, for recording under a key.
-pub fn json_bytes<T: serde::Serialize>(value: &T) -> Vec<u8> {
+pub(crate) fn json_bytes<T: serde::Serialize>(value: &T) -> Vec<u8> {
     serde_json::to_vec(value).unwrap_or_default()
 }
 
@@ -235,7 +235,7 @@ fn path_and_query(uri: &axum::http::Uri) -> String {
 }
 
 /// What makes two requests "the same": method, path with its query, and body.
-pub fn request_hash(method: &str, path_and_query: &str, body: &[u8]) -> String {
+pub(crate) fn request_hash(method: &str, path_and_query: &str, body: &[u8]) -> String {
     let mut h = Sha256::new();
     h.update(method.as_bytes());
     h.update(b" ");

@@ -28,9 +28,9 @@ const UNMATCHED: &str = "unmatched";
 /// The organization a request acted for, put on its answer by whoever learned it (the API's
 /// authentication), for the request's log line.
 #[derive(Debug, Clone)]
-pub struct RequestOrg(pub String);
+pub(crate) struct RequestOrg(pub String);
 
-pub async fn observe(State(state): State<AppState>, mut request: Request<Body>, next: Next) -> Response {
+pub(crate) async fn observe(State(state): State<AppState>, mut request: Request<Body>, next: Next) -> Response {
     let started = Instant::now();
     let given = request.headers().get(&REQUEST_ID).and_then(|v| v.to_str().ok()).filter(|id| usable(id));
     let id = given.map_or_else(|| uuid::Uuid::new_v4().to_string(), str::to_owned);

@@ -11,7 +11,7 @@ const RECORDED: &str = include_str!("../openapi/examples.json");
 
 /// Puts the examples in, and answers what still has none (`"METHOD /path status"`, or `request`
 /// in place of the status), which the test of this module wants empty.
-pub fn apply(openapi: &mut OpenApi) -> Vec<String> {
+pub(crate) fn apply(openapi: &mut OpenApi) -> Vec<String> {
     let recorded: Map<String, Value> = serde_json::from_str(RECORDED).unwrap_or_default();
     let mut missing = Vec::new();
     for (path, item) in openapi.paths.paths.iter_mut() {

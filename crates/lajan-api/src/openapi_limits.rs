@@ -13,7 +13,7 @@ use lajan_domain::{disbursement, invoice, message, money, payout, validation, we
 use serde_json::{Value, json};
 
 /// An id of `kind`: its prefix, then 32 lowercase hex digits.
-pub fn id(kind: IdKind) -> Value {
+pub(crate) fn id(kind: IdKind) -> Value {
     json!({ "pattern": format!("^{}[0-9a-f]{{32}}$", kind.prefix()) })
 }
 
@@ -37,12 +37,12 @@ fn count() -> Value {
 }
 
 /// A Stellar account's public key (StrKey `G...`; the checksum is the server's).
-pub fn account() -> Value {
+pub(crate) fn account() -> Value {
     json!({ "pattern": "^G[A-Z2-7]{55}$" })
 }
 
 /// A Stellar asset code.
-pub fn asset_code() -> Value {
+pub(crate) fn asset_code() -> Value {
     json!({ "pattern": "^[A-Za-z0-9]{1,12}$" })
 }
 
@@ -55,13 +55,13 @@ fn email() -> Value {
 }
 
 /// An E.164 phone number, as answers give it.
-pub fn phone() -> Value {
+pub(crate) fn phone() -> Value {
     json!({ "pattern": r"^\+[1-9][0-9]{7,14}$" })
 }
 
 /// A phone number as requests take it: digits, with or without the country code, and the
 /// spaces, dots, dashes, slashes and brackets people write between them.
-pub fn typed_phone() -> Value {
+pub(crate) fn typed_phone() -> Value {
     json!({ "pattern": r"^[0-9+ ().\-/\u00A0]*[0-9][0-9+ ().\-/\u00A0]*$", "maxLength": 32 })
 }
 
@@ -92,7 +92,7 @@ fn chars(max: usize) -> Value {
 }
 
 /// `(schema, property, rule)` for the properties of answers, and the ids of request bodies.
-pub fn rules() -> Vec<(&'static str, &'static str, Value)> {
+pub(crate) fn rules() -> Vec<(&'static str, &'static str, Value)> {
     use IdKind::*;
     let name = || chars(PersonName::MAX_CHARS);
     let memo = || chars(payout::MEMO_BYTES);
@@ -330,7 +330,7 @@ pub fn rules() -> Vec<(&'static str, &'static str, Value)> {
 }
 
 /// `(path prefix, parameter, rule)`: the ids in paths and queries, and every `search`.
-pub fn parameter_rules() -> Vec<(&'static str, &'static str, Value)> {
+pub(crate) fn parameter_rules() -> Vec<(&'static str, &'static str, Value)> {
     use IdKind::*;
     let search = || json!({ "maxLength": lajan_domain::pagination::MAX_SEARCH_CHARS, "pattern": "^[^\\x00]*$" });
     vec![

@@ -89,7 +89,7 @@ fn rules() -> Vec<(&'static str, &'static str, Value)> {
 /// Writes each rule, and those of `openapi_limits`, into its property's or parameter's schema
 /// (beside what the derive wrote; an `enum` of a nullable field keeps `null`). A rule naming a
 /// property or parameter the document lacks is a mistake here, caught by the test of this module.
-pub fn apply(openapi: &mut OpenApi) -> Vec<String> {
+pub(crate) fn apply(openapi: &mut OpenApi) -> Vec<String> {
     let mut missing = Vec::new();
     if let Some(components) = openapi.components.as_mut() {
         for (schema, property, rule) in rules().into_iter().chain(crate::openapi_limits::rules()) {

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 /// The schema of `data.object` in events of `event_type`: the resource of its area, as the API
 /// shows it; `settings.updated` adds who changed what.
-pub fn object_schema(event_type: &str) -> Option<Value> {
+pub(crate) fn object_schema(event_type: &str) -> Option<Value> {
     let area = event_type.split_once('.')?.0;
     if event_type.starts_with("settings.change_") {
         return Some(json!({ "$ref": "#/components/schemas/SettingsChangeView" }));
@@ -73,7 +73,7 @@ pub fn object_schema(event_type: &str) -> Option<Value> {
 }
 
 /// When an event of `event_type` is recorded.
-pub fn emitted_when(event_type: &str) -> Option<&'static str> {
+pub(crate) fn emitted_when(event_type: &str) -> Option<&'static str> {
     Some(match event_type {
         "client.created" => "POST /v1/clients created a client.",
         "client.updated" => "PUT /v1/clients/{id} changed a client.",
@@ -183,7 +183,7 @@ pub fn emitted_when(event_type: &str) -> Option<&'static str> {
 }
 
 /// `webhooks`: each event type's delivery, named by the type.
-pub fn webhooks() -> Value {
+pub(crate) fn webhooks() -> Value {
     let header = |name: &str, description: &str| {
         json!({ "name": name, "in": "header", "required": true, "schema": { "type": "string" },
                 "description": description })

@@ -14,7 +14,7 @@ fn encode(value: &str) -> String {
 }
 
 /// What a SEP-0007 `pay` request asks for.
-pub struct PayRequest<'a> {
+pub(crate) struct PayRequest<'a> {
     pub destination: &'a str,
     pub amount: &'a str,
     pub asset_code: &'a str,
@@ -24,7 +24,7 @@ pub struct PayRequest<'a> {
 }
 
 /// `web+stellar:pay?destination=...&amount=...&asset_code=...&asset_issuer=...&memo=...&memo_type=MEMO_TEXT&msg=...`
-pub fn sep7_pay_uri(p: &PayRequest<'_>) -> String {
+pub(crate) fn sep7_pay_uri(p: &PayRequest<'_>) -> String {
     let mut uri = format!("web+stellar:pay?destination={}&amount={}", encode(p.destination), encode(p.amount));
     if let Some(issuer) = p.asset_issuer {
         uri.push_str(&format!("&asset_code={}&asset_issuer={}", encode(p.asset_code), encode(issuer)));
@@ -39,7 +39,7 @@ pub fn sep7_pay_uri(p: &PayRequest<'_>) -> String {
 }
 
 /// The QR code of `data` as an SVG document (no external assets).
-pub fn qr_svg(data: &str) -> Option<String> {
+pub(crate) fn qr_svg(data: &str) -> Option<String> {
     let code = qrcode::QrCode::new(data.as_bytes()).ok()?;
     Some(
         code.render::<qrcode::render::svg::Color>()

@@ -16,7 +16,7 @@ use lajan_domain::Timestamp;
 
 /// The outcome of one request against its budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Budget {
+pub(crate) struct Budget {
     pub limit: u64,
     pub remaining: u64,
     pub reset: i64,
@@ -24,7 +24,7 @@ pub struct Budget {
 }
 
 impl Budget {
-    pub fn compute(limit: u64, count: u64, window_start: i64) -> Self {
+    pub(crate) fn compute(limit: u64, count: u64, window_start: i64) -> Self {
         Budget {
             limit,
             remaining: limit.saturating_sub(count),
@@ -40,7 +40,7 @@ impl Budget {
     }
 }
 
-pub async fn limit(State(state): State<AppState>, req: Request, next: Next) -> Response {
+pub(crate) async fn limit(State(state): State<AppState>, req: Request, next: Next) -> Response {
     let Some(ctx) = req.extensions().get::<AuthContext>() else {
         return next.run(req).await;
     };

@@ -4,25 +4,25 @@
 use axum::http::HeaderName;
 use std::future::Future;
 
-pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+pub(crate) const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 tokio::task_local! {
     static ANSWERING: String;
 }
 
 /// Runs `answer` as the answer to the request `id`.
-pub async fn answering<T>(id: String, answer: impl Future<Output = T>) -> T {
+pub(crate) async fn answering<T>(id: String, answer: impl Future<Output = T>) -> T {
     ANSWERING.scope(id, answer).await
 }
 
 /// The id of the request this task answers, when it answers one.
-pub fn current() -> Option<String> {
+pub(crate) fn current() -> Option<String> {
     ANSWERING.try_with(Clone::clone).ok()
 }
 
 /// A caller's id is kept when it is 1 to 128 visible ASCII characters; others are replaced, so
 /// what reaches the logs is bounded and printable.
-pub fn usable(id: &str) -> bool {
+pub(crate) fn usable(id: &str) -> bool {
     (1..=128).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_graphic())
 }
 

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 /// For each channel count, pays `payouts` live payouts with ledgers closing every `close_ms`
 /// and prints `channels payouts ledgers per_ledger seconds`, one line each.
-pub async fn channels(counts: &[u8], payouts: usize, close_ms: u64) -> anyhow::Result<()> {
+pub(crate) async fn channels(counts: &[u8], payouts: usize, close_ms: u64) -> anyhow::Result<()> {
     for &n in counts {
         let (ledgers, secs) = run(n, payouts, close_ms).await?;
         println!("{n} {payouts} {ledgers} {:.2} {secs:.1}", payouts as f64 / ledgers.max(1) as f64);

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 const WALLET: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
 
 /// Runs the batch and prints `create_ms submit_ms approve_ms exec_secs items_per_sec report_ms`.
-pub async fn disburse(base: &str, key: &str, items: usize, timeout_secs: u64) -> anyhow::Result<()> {
+pub(crate) async fn disburse(base: &str, key: &str, items: usize, timeout_secs: u64) -> anyhow::Result<()> {
     let http = reqwest::Client::new();
     let mut csv = String::from("walletAccountId,assetAmount,memo,externalId\r\n");
     for i in 0..items {

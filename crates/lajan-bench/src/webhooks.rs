@@ -17,7 +17,13 @@ const WALLET: &str = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
 
 /// Runs one measurement and prints `deliveries_per_sec seconds submit_ms`: the rate and time from
 /// the submission's answer (its commit) to the last 2xx, and how long the submission took.
-pub async fn webhooks(base: &str, key: &str, events: usize, dead: bool, timeout_secs: u64) -> anyhow::Result<()> {
+pub(crate) async fn webhooks(
+    base: &str,
+    key: &str,
+    events: usize,
+    dead: bool,
+    timeout_secs: u64,
+) -> anyhow::Result<()> {
     let received = Arc::new(AtomicUsize::new(0));
     let counter = received.clone();
     let app = Router::new().route(

@@ -7,10 +7,10 @@ use lajan_services::{ServiceResult, Services};
 use std::collections::HashMap;
 
 /// The names of the organization's users and of the environment's keys, loaded once per page.
-pub struct Names(HashMap<String, String>);
+pub(crate) struct Names(HashMap<String, String>);
 
 impl Names {
-    pub async fn of(services: &Services, tenant: &Tenant) -> ServiceResult<Names> {
+    pub(crate) async fn of(services: &Services, tenant: &Tenant) -> ServiceResult<Names> {
         let users = services.store.list_users(Some(&tenant.org_id)).await?;
         let keys = services.list_keys(tenant).await?;
         let users = users.into_iter().map(|u| {
@@ -25,7 +25,7 @@ impl Names {
     }
 
     /// `actor` in words; an id no longer known (another environment's key) shows as the id.
-    pub fn label(&self, actor: &Actor) -> String {
+    pub(crate) fn label(&self, actor: &Actor) -> String {
         match actor {
             Actor::ApiKey(id) | Actor::User(id) => self.0.get(id).cloned().unwrap_or_else(|| match actor {
                 Actor::ApiKey(_) => say_with("actor-api-key-id", &[("id", id.clone())]),

@@ -28,11 +28,11 @@ use serde::Deserialize;
 
 /// Why (a catalogue key) the signed-in user may not approve what they created or submitted
 /// themself, when the organization asks for a distinct approver.
-pub fn own_payout(session: &ConsoleSession, distinct: bool, p: &PayoutDetail) -> Option<&'static str> {
+pub(crate) fn own_payout(session: &ConsoleSession, distinct: bool, p: &PayoutDetail) -> Option<&'static str> {
     (distinct && p.payout.created_by_key == session.user.id).then_some("refusal-own-payout")
 }
 
-pub fn own_disbursement(session: &ConsoleSession, distinct: bool, d: &Disbursement) -> Option<&'static str> {
+pub(crate) fn own_disbursement(session: &ConsoleSession, distinct: bool, d: &Disbursement) -> Option<&'static str> {
     let me = Some(session.user.id.as_str());
     (distinct && (Some(d.created_by_key.as_str()) == me || d.submitted_by_key.as_deref() == me))
         .then_some("refusal-own-disbursement")
@@ -40,7 +40,7 @@ pub fn own_disbursement(session: &ConsoleSession, distinct: bool, d: &Disburseme
 
 /// What a payout's or disbursement's own page offers the signed-in user: `None` unless it waits
 /// for approval and the user decides approvals; else why they may not approve it, if they may not.
-pub async fn decision(
+pub(crate) async fn decision(
     console: &Console,
     session: &ConsoleSession,
     waiting: bool,
@@ -53,7 +53,7 @@ pub async fn decision(
     Ok(Some(context! { refusal => own(distinct) }))
 }
 
-pub async fn page(State(console): State<Console>, signed: Signed, Query(done): Query<Done>) -> Response {
+pub(crate) async fn page(State(console): State<Console>, signed: Signed, Query(done): Query<Done>) -> Response {
     if let Some(refused) = signed.refused_unless(Duty::Approve) {
         return refused;
     }
@@ -92,7 +92,7 @@ pub async fn page(State(console): State<Console>, signed: Signed, Query(done): Q
 
 /// A decision form: the reason (rejections), and which page to go back to.
 #[derive(Deserialize)]
-pub struct Decision {
+pub(crate) struct Decision {
     #[serde(default)]
     reason: String,
     /// `approvals` to return to the approvals page; anything else returns to the item's page.
@@ -109,7 +109,7 @@ enum Decided {
     RejectDisbursement,
 }
 
-pub async fn approve_payout(
+pub(crate) async fn approve_payout(
     State(console): State<Console>,
     Path(id): Path<String>,
     request: Protected<Decision>,
@@ -117,7 +117,7 @@ pub async fn approve_payout(
     decide(&console, &id, &request, Decided::Payout(PayoutAction::Approve)).await
 }
 
-pub async fn reject_payout(
+pub(crate) async fn reject_payout(
     State(console): State<Console>,
     Path(id): Path<String>,
     request: Protected<Decision>,
@@ -127,7 +127,7 @@ pub async fn reject_payout(
 
 /// Calls off an approved payout still waiting for its receiver to register: a preparer's act,
 /// as `payouts:write` is in the API, since it can only keep money from going out.
-pub async fn cancel_payout(
+pub(crate) async fn cancel_payout(
     State(console): State<Console>,
     Path(id): Path<String>,
     request: Protected<Decision>,
@@ -135,7 +135,7 @@ pub async fn cancel_payout(
     decide(&console, &id, &request, Decided::Payout(PayoutAction::Cancel)).await
 }
 
-pub async fn approve_disbursement(
+pub(crate) async fn approve_disbursement(
     State(console): State<Console>,
     Path(id): Path<String>,
     request: Protected<Decision>,
@@ -143,7 +143,7 @@ pub async fn approve_disbursement(
     decide(&console, &id, &request, Decided::ApproveDisbursement).await
 }
 
-pub async fn reject_disbursement(
+pub(crate) async fn reject_disbursement(
     State(console): State<Console>,
     Path(id): Path<String>,
     request: Protected<Decision>,

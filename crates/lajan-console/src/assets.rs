@@ -10,7 +10,7 @@ const FILES: &[(&str, &str, &str)] = &[
     ("console.js", "text/javascript; charset=utf-8", include_str!("../assets/console.js")),
 ];
 
-pub async fn serve(Path(file): Path<String>) -> Response {
+pub(crate) async fn serve(Path(file): Path<String>) -> Response {
     match FILES.iter().find(|(name, _, _)| *name == file) {
         Some((_, content_type, body)) => ([(header::CONTENT_TYPE, *content_type)], *body).into_response(),
         None => StatusCode::NOT_FOUND.into_response(),

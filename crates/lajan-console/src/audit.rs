@@ -19,7 +19,7 @@ use minijinja::{Value, context};
 /// Lines of each list the page shows, newest first.
 const SHOWN: u32 = 100;
 
-pub async fn page(State(console): State<Console>, signed: Signed) -> Response {
+pub(crate) async fn page(State(console): State<Console>, signed: Signed) -> Response {
     if let Some(refused) = signed.refused_unless(Duty::Administer) {
         return refused;
     }

@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 /// The form's fields, as posted and as shown again beside what was wrong with them.
 #[derive(Deserialize, Serialize, Default)]
-pub struct ClientForm {
+pub(crate) struct ClientForm {
     #[serde(default)]
     once: String,
     #[serde(default)]
@@ -110,7 +110,7 @@ fn form_page(
     render(status, "client_form.html", values)
 }
 
-pub async fn new(signed: Signed) -> Response {
+pub(crate) async fn new(signed: Signed) -> Response {
     if let Some(refused) = signed.refused_unless(Duty::Prepare) {
         return refused;
     }
@@ -122,7 +122,7 @@ pub async fn new(signed: Signed) -> Response {
     form_page(&signed, StatusCode::OK, &form, None, Vec::new(), Shown::default())
 }
 
-pub async fn create(State(console): State<Console>, request: Protected<ClientForm, Makers>) -> Response {
+pub(crate) async fn create(State(console): State<Console>, request: Protected<ClientForm, Makers>) -> Response {
     let (signed, form) = (&request.signed, &request.form);
     let tenant = signed.session.tenant();
     let claim = match once::before(&console, &tenant, signed.frame(), "/console/clients", &form.once).await {
@@ -157,7 +157,7 @@ pub async fn create(State(console): State<Console>, request: Protected<ClientFor
 }
 
 #[derive(Deserialize)]
-pub struct Saved {
+pub(crate) struct Saved {
     #[serde(default)]
     saved: Option<String>,
 }
@@ -168,7 +168,7 @@ async fn client_of(console: &Console, signed: &Signed, id: &str) -> Result<Clien
     pages::record(|| signed.frame(), IdKind::Client, id, || console.services.store.get_client(&tenant, id)).await
 }
 
-pub async fn edit(
+pub(crate) async fn edit(
     State(console): State<Console>,
     signed: Signed,
     Path(id): Path<String>,
@@ -185,7 +185,7 @@ pub async fn edit(
     form_page(&signed, StatusCode::OK, &ClientForm::of(&client), Some(&id), Vec::new(), shown)
 }
 
-pub async fn update(
+pub(crate) async fn update(
     State(console): State<Console>,
     Path(id): Path<String>,
     request: Protected<ClientForm, Makers>,

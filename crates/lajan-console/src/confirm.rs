@@ -11,7 +11,7 @@ use minijinja::context;
 use serde::Deserialize;
 
 /// The confirmation page of one act.
-pub struct Confirm<'a> {
+pub(crate) struct Confirm<'a> {
     /// What will happen, in words (amounts and names included).
     pub text: String,
     /// The fields to post again, besides the CSRF value and `confirmed`.
@@ -25,7 +25,7 @@ pub struct Confirm<'a> {
 
 /// The page asking to confirm: nothing is done until its button is pressed, which posts to the
 /// act's own path (the frame's: the page answers the act's first post).
-pub fn page(frame: Frame, confirm: Confirm<'_>) -> Response {
+pub(crate) fn page(frame: Frame, confirm: Confirm<'_>) -> Response {
     let fields: Vec<_> = confirm.fields.iter().map(|(name, value)| context! { name, value }).collect();
     let values = context! { frame, text => confirm.text, fields,
     button => say(confirm.button), danger => confirm.danger, back => confirm.back };
@@ -34,7 +34,7 @@ pub fn page(frame: Frame, confirm: Confirm<'_>) -> Response {
 
 /// `?done=` after an act: the notice its page shows.
 #[derive(Deserialize, Default)]
-pub struct Done {
+pub(crate) struct Done {
     #[serde(default)]
     done: Option<String>,
 }
@@ -55,19 +55,19 @@ const NOTICES: &[(&str, &str)] = &[
 
 impl Done {
     /// The notice for the act named, in the page's language; none for a name it does not know.
-    pub fn notice(&self) -> Option<String> {
+    pub(crate) fn notice(&self) -> Option<String> {
         let done = self.done.as_deref()?;
         NOTICES.iter().find(|(act, _)| *act == done).map(|(_, key)| say(key))
     }
 }
 
 /// `path` with `?done=act` (or `&done=act` when it has a query already).
-pub fn reported(path: &str, act: &str) -> String {
+pub(crate) fn reported(path: &str, act: &str) -> String {
     let joiner = if path.contains('?') { '&' } else { '?' };
     format!("{path}{joiner}done={act}")
 }
 
 /// An amount in the page's language with its asset or currency, for a confirmation's text.
-pub fn money(amount: &str, unit: &str) -> String {
+pub(crate) fn money(amount: &str, unit: &str) -> String {
     format!("{} {unit}", lajan_i18n::formats::amount(lajan_i18n::answering_in(), amount))
 }

@@ -20,7 +20,7 @@ use lajan_store::StoreError;
 use lajan_store::disbursements::DisbursementQuery;
 use minijinja::context;
 
-pub async fn list(
+pub(crate) async fn list(
     State(console): State<Console>,
     signed: Signed,
     Query(query): Query<ListQuery>,
@@ -42,7 +42,7 @@ fn disbursement_query(query: &ListQuery) -> Result<DisbursementQuery, BadQuery> 
     })
 }
 
-pub async fn detail(
+pub(crate) async fn detail(
     State(console): State<Console>,
     signed: Signed,
     Path(id): Path<String>,
@@ -78,7 +78,7 @@ pub async fn detail(
 }
 
 /// Every item as the CSV report, as a download.
-pub async fn report_csv(State(console): State<Console>, signed: Signed, Path(id): Path<String>) -> Response {
+pub(crate) async fn report_csv(State(console): State<Console>, signed: Signed, Path(id): Path<String>) -> Response {
     let tenant = signed.session.tenant();
     let all = if IdKind::Disbursement.is_id(&id) {
         console.services.store.disbursement_report(&tenant, &id, None).await

@@ -194,18 +194,18 @@ fn worded(message: &str) -> Option<String> {
 }
 
 /// A rule's message in the request's language; the message itself when no rule words it.
-pub fn rule(message: &str) -> String {
+pub(crate) fn rule(message: &str) -> String {
     worded(message).unwrap_or_else(|| message.to_owned())
 }
 
 /// A row's problem where the table names its field already: the rule alone.
-pub fn row_rule(row_field: &str, message: &str) -> String {
+pub(crate) fn row_rule(row_field: &str, message: &str) -> String {
     let rest = message.strip_prefix(row_field).and_then(|m| m.strip_prefix(": ").or_else(|| m.strip_prefix(' ')));
     rest.and_then(worded).unwrap_or_else(|| rule(message))
 }
 
 /// A field as the page labels it: `lineItems[2].unitPrice` is the third line's unit price.
-pub fn field(name: &str) -> String {
+pub(crate) fn field(name: &str) -> String {
     // A field of a row: `lineItems[1].unitPrice` is "line 2, unit price".
     for (rows, key) in [("lineItems[", "field-of-line"), ("installments[", "field-of-installment")] {
         let row_field = name.strip_prefix(rows).and_then(|rest| rest.split_once("]."));
@@ -218,23 +218,23 @@ pub fn field(name: &str) -> String {
 }
 
 /// One bad field as a line: its label, then what is wrong.
-pub fn field_line(error: &FieldError) -> String {
+pub(crate) fn field_line(error: &FieldError) -> String {
     say_with("field-line", &[("field", field(&error.field)), ("rule", rule(&error.message))])
 }
 
 /// What a refused form is told, a line per field.
-pub fn field_lines(invalid: &Invalid) -> Vec<String> {
+pub(crate) fn field_lines(invalid: &Invalid) -> Vec<String> {
     invalid.details.iter().map(field_line).collect()
 }
 
 /// A refusal in words: the catalogue's text for its code (`refusal-cannot_send`), else a line per
 /// field, else its message.
-pub fn refusal(invalid: &Invalid) -> String {
+pub(crate) fn refusal(invalid: &Invalid) -> String {
     refusal_lines(invalid).join(" ")
 }
 
 /// [`refusal`] as lines, for a form's list of errors.
-pub fn refusal_lines(invalid: &Invalid) -> Vec<String> {
+pub(crate) fn refusal_lines(invalid: &Invalid) -> Vec<String> {
     if let Some(said) = say_known(&format!("refusal-{}", invalid.code)) {
         vec![said]
     } else if !invalid.details.is_empty() {

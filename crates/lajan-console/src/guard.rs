@@ -20,26 +20,26 @@ use std::collections::HashMap;
 use std::marker::PhantomData;
 
 /// The session's token. Only its digest is stored.
-pub const SESSION_COOKIE: &str = "lajan_session";
-pub const SIGN_IN_PATH: &str = "/console/sign-in";
+pub(crate) const SESSION_COOKIE: &str = "lajan_session";
+pub(crate) const SIGN_IN_PATH: &str = "/console/sign-in";
 
 /// The cookie keeping the language a visitor chose on the sign-in page, before any account.
-pub const LANGUAGE_COOKIE: &str = "lajan_lang";
+pub(crate) const LANGUAGE_COOKIE: &str = "lajan_lang";
 
 /// A visitor's language: the one they chose on the sign-in page, else their browser's.
-pub fn visitor_language(headers: &HeaderMap) -> Lang {
+pub(crate) fn visitor_language(headers: &HeaderMap) -> Lang {
     cookie_value(headers, LANGUAGE_COOKIE)
         .and_then(|chosen| Lang::parse(&chosen))
         .unwrap_or_else(|| asked_language(headers))
 }
 
 /// A posted form's text field, trimmed, unless it was left empty.
-pub fn filled(text: &str) -> Option<String> {
+pub(crate) fn filled(text: &str) -> Option<String> {
     Some(text.trim().to_owned()).filter(|t| !t.is_empty())
 }
 
 /// The value of cookie `name` in the request, if it sent one.
-pub fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
+pub(crate) fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
         .get_all(header::COOKIE)
         .iter()
@@ -52,7 +52,7 @@ pub fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
 
 /// A `Set-Cookie` value for the console: readable by no script, sent on no cross-site request,
 /// only to `path`, and only over https when the console is served so. `None` clears it.
-pub fn set_cookie(console: &Console, name: &str, value: Option<&str>, path: &str) -> String {
+pub(crate) fn set_cookie(console: &Console, name: &str, value: Option<&str>, path: &str) -> String {
     let mut cookie = Cookie::build((name, value.unwrap_or("").to_owned()))
         .http_only(true)
         .same_site(SameSite::Strict)
@@ -66,7 +66,7 @@ pub fn set_cookie(console: &Console, name: &str, value: Option<&str>, path: &str
 
 /// Whether the request comes from a page of this console: its `Origin` (or, when a browser sent
 /// none, its `Referer`) names the host the request was sent to, or the public URL's origin.
-pub fn same_origin(public_origin: Option<&str>, headers: &HeaderMap) -> bool {
+pub(crate) fn same_origin(public_origin: Option<&str>, headers: &HeaderMap) -> bool {
     let header_text = |name| headers.get(name).and_then(|v| v.to_str().ok());
     let Some(source) = header_text(header::ORIGIN).filter(|o| *o != "null").or_else(|| header_text(header::REFERER))
     else {
@@ -89,15 +89,15 @@ pub fn same_origin(public_origin: Option<&str>, headers: &HeaderMap) -> bool {
 }
 
 /// Equal without saying where they differ.
-pub fn same_secret(a: &str, b: &str) -> bool {
+pub(crate) fn same_secret(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// A request from a signed-in user: their live session and its token.
 /// Where a user whose password someone else chose is sent until they have chosen their own.
-pub const SET_PASSWORD_PATH: &str = "/console/password";
+pub(crate) const SET_PASSWORD_PATH: &str = "/console/password";
 
-pub struct Signed {
+pub(crate) struct Signed {
     pub session: ConsoleSession,
     pub token: String,
     /// The language the pages answer in.
@@ -116,12 +116,12 @@ impl Signed {
     }
 
     /// What every page of this request shows around its content.
-    pub fn frame(&self) -> pages::Frame {
+    pub(crate) fn frame(&self) -> pages::Frame {
         pages::Frame::new(&self.session, self.lang, self.path.clone(), self.timezone.clone())
     }
 
     /// The 403 page when the user's role may not do `duty`; `None` when it may.
-    pub fn refused_unless(&self, duty: Duty) -> Option<Response> {
+    pub(crate) fn refused_unless(&self, duty: Duty) -> Option<Response> {
         let role = self.session.user.role;
         (!role.may(duty)).then(|| {
             let role = text(self.lang, &format!("role-{role}"), &[]);
@@ -180,21 +180,21 @@ struct CsrfField {
 
 /// The form of a change that carries nothing but its CSRF value (sign out, revoke, disable).
 #[derive(Deserialize)]
-pub struct NoFields {}
+pub(crate) struct NoFields {}
 
 /// Who may post a change: each marker names the duty its poster's role must allow.
-pub trait MayPost {
+pub(crate) trait MayPost {
     const DUTY: Option<Duty>;
 }
 
 /// Any signed-in user (their own password, language, environment, signing out).
-pub struct AnyUser;
+pub(crate) struct AnyUser;
 /// Makers and admins: they prepare invoices, payouts, disbursements and clients.
-pub struct Makers;
+pub(crate) struct Makers;
 /// Approvers and admins: they decide.
-pub struct Approvers;
+pub(crate) struct Approvers;
 /// Admins: keys, users, webhooks, settings.
-pub struct Admins;
+pub(crate) struct Admins;
 
 impl MayPost for AnyUser {
     const DUTY: Option<Duty> = None;
@@ -212,7 +212,7 @@ impl MayPost for Admins {
 /// A change posted by a signed-in user from one of the console's own pages, carrying their
 /// session's CSRF value, by a role `Who` allows (anyone else gets the 403 page naming their
 /// role), with its form parsed.
-pub struct Protected<T, Who: MayPost = AnyUser> {
+pub(crate) struct Protected<T, Who: MayPost = AnyUser> {
     pub signed: Signed,
     pub form: T,
     who: PhantomData<fn() -> Who>,
@@ -245,7 +245,7 @@ where
 
 /// A file posted by a signed-in user from one of the console's own pages
 /// (`multipart/form-data`), with the session's CSRF value among its fields.
-pub struct Upload {
+pub(crate) struct Upload {
     pub signed: Signed,
     /// The text fields, by name (the last one of a name wins).
     pub fields: HashMap<String, String>,
@@ -254,7 +254,7 @@ pub struct Upload {
 }
 
 impl Upload {
-    pub fn field(&self, name: &str) -> &str {
+    pub(crate) fn field(&self, name: &str) -> &str {
         self.fields.get(name).map_or("", String::as_str)
     }
 }
@@ -290,7 +290,7 @@ where
 }
 
 /// The answer to a change that did not come from this console's own page.
-pub fn forbidden() -> Response {
+pub(crate) fn forbidden() -> Response {
     pages::message(StatusCode::FORBIDDEN, &say("request-refused"), &say("request-refused-explained"))
 }
 

@@ -13,7 +13,7 @@ use minijinja::context;
 use serde::Deserialize;
 
 /// Balances, what waits for approval, this month's payouts and the latest events.
-pub async fn dashboard(State(console): State<Console>, signed: Signed) -> Response {
+pub(crate) async fn dashboard(State(console): State<Console>, signed: Signed) -> Response {
     let d = match console.services.dashboard(&signed.session.tenant()).await {
         Ok(d) => d,
         Err(e) => return pages::failure(&e),
@@ -39,12 +39,15 @@ pub async fn dashboard(State(console): State<Console>, signed: Signed) -> Respon
 }
 
 #[derive(Deserialize)]
-pub struct EnvironmentForm {
+pub(crate) struct EnvironmentForm {
     environment: String,
 }
 
 /// Shows the other environment from now on, then the dashboard.
-pub async fn switch_environment(State(console): State<Console>, request: Protected<EnvironmentForm>) -> Response {
+pub(crate) async fn switch_environment(
+    State(console): State<Console>,
+    request: Protected<EnvironmentForm>,
+) -> Response {
     let Ok(environment) = request.form.environment.parse::<Environment>() else {
         return pages::message(StatusCode::BAD_REQUEST, &say("no-such-environment"), &say("choose-environment"));
     };
@@ -55,6 +58,6 @@ pub async fn switch_environment(State(console): State<Console>, request: Protect
 }
 
 /// A path under `/console` that names no page (without a session, the sign-in form first).
-pub async fn not_found(signed: Signed) -> Response {
+pub(crate) async fn not_found(signed: Signed) -> Response {
     pages::not_found(signed.frame())
 }

@@ -31,14 +31,14 @@ use lajan_store::{IdempotentResponse, StoreError};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
-pub struct SendForm {
+pub(crate) struct SendForm {
     /// `email`, `sms`, or empty for every channel the client can receive.
     #[serde(default)]
     channel: String,
 }
 
 #[derive(Deserialize)]
-pub struct VoidForm {
+pub(crate) struct VoidForm {
     #[serde(default)]
     reason: String,
     /// Set by the confirmation page's button: voiding an invoice asks first.
@@ -46,7 +46,7 @@ pub struct VoidForm {
     confirmed: Option<String>,
 }
 
-pub async fn send(
+pub(crate) async fn send(
     State(console): State<Console>,
     Path(id): Path<String>,
     request: Protected<SendForm, Makers>,
@@ -64,7 +64,7 @@ pub async fn send(
     finish(frame, &id, sent.map(drop), "sent")
 }
 
-pub async fn void(
+pub(crate) async fn void(
     State(console): State<Console>,
     Path(id): Path<String>,
     request: Protected<VoidForm, Makers>,
@@ -101,7 +101,7 @@ async fn confirm_void(console: &Console, signed: &Signed, id: &str, reason: &str
 }
 
 #[derive(Deserialize)]
-pub struct PaymentForm {
+pub(crate) struct PaymentForm {
     #[serde(default)]
     amount: String,
     #[serde(default)]
@@ -115,7 +115,7 @@ pub struct PaymentForm {
     confirmed: Option<String>,
 }
 
-pub async fn record_payment(
+pub(crate) async fn record_payment(
     State(console): State<Console>,
     Path(id): Path<String>,
     request: Protected<PaymentForm, Makers>,
@@ -186,12 +186,12 @@ async fn confirm_overpayment(console: &Console, signed: &Signed, id: &str, form:
 }
 
 #[derive(Deserialize)]
-pub struct ReverseForm {
+pub(crate) struct ReverseForm {
     #[serde(default)]
     reason: String,
 }
 
-pub async fn reverse_payment(
+pub(crate) async fn reverse_payment(
     State(console): State<Console>,
     Path((id, payment_id)): Path<(String, String)>,
     request: Protected<ReverseForm, Makers>,
@@ -209,7 +209,7 @@ pub async fn reverse_payment(
 }
 
 #[derive(Deserialize)]
-pub struct CreditNoteForm {
+pub(crate) struct CreditNoteForm {
     #[serde(default)]
     amount: String,
     #[serde(default)]
@@ -221,7 +221,7 @@ pub struct CreditNoteForm {
     once: String,
 }
 
-pub async fn issue_credit_note(
+pub(crate) async fn issue_credit_note(
     State(console): State<Console>,
     Path(id): Path<String>,
     request: Protected<CreditNoteForm, Makers>,
@@ -250,7 +250,7 @@ pub async fn issue_credit_note(
     }
 }
 
-pub async fn void_credit_note(
+pub(crate) async fn void_credit_note(
     State(console): State<Console>,
     Path((id, credit_note_id)): Path<(String, String)>,
     request: Protected<VoidForm, Makers>,

@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 const BLANK_LINES: usize = 3;
 
 #[derive(Serialize, Default, Clone)]
-pub struct Line {
+pub(crate) struct Line {
     description: String,
     quantity: String,
     unit_price: String,
@@ -46,7 +46,7 @@ impl Line {
 
 /// An instalment row: its due date and amount as typed.
 #[derive(Serialize, Default, Clone)]
-pub struct PlanRow {
+pub(crate) struct PlanRow {
     due_date: String,
     amount: String,
 }
@@ -58,7 +58,7 @@ impl PlanRow {
 }
 
 #[derive(Serialize, Default)]
-pub struct InvoiceForm {
+pub(crate) struct InvoiceForm {
     once: String,
     client: String,
     currency: String,
@@ -172,12 +172,12 @@ async fn form_page(
 
 /// `?client=` on the new invoice form: the client it is for (from the client's page).
 #[derive(Deserialize)]
-pub struct For {
+pub(crate) struct For {
     #[serde(default)]
     client: String,
 }
 
-pub async fn new(State(console): State<Console>, signed: Signed, Query(asked): Query<For>) -> Response {
+pub(crate) async fn new(State(console): State<Console>, signed: Signed, Query(asked): Query<For>) -> Response {
     if let Some(refused) = signed.refused_unless(Duty::Prepare) {
         return refused;
     }
@@ -207,7 +207,10 @@ fn rearranged(form: &mut InvoiceForm, asked: &Asked) -> bool {
     true
 }
 
-pub async fn create(State(console): State<Console>, request: Protected<Vec<(String, String)>, Makers>) -> Response {
+pub(crate) async fn create(
+    State(console): State<Console>,
+    request: Protected<Vec<(String, String)>, Makers>,
+) -> Response {
     let signed = &request.signed;
     let (mut form, asked) = read(&request.form);
     if rearranged(&mut form, &asked) {
@@ -243,7 +246,7 @@ pub async fn create(State(console): State<Console>, request: Protected<Vec<(Stri
     }
 }
 
-pub async fn edit(State(console): State<Console>, signed: Signed, Path(id): Path<String>) -> Response {
+pub(crate) async fn edit(State(console): State<Console>, signed: Signed, Path(id): Path<String>) -> Response {
     if let Some(refused) = signed.refused_unless(Duty::Prepare) {
         return refused;
     }
@@ -286,7 +289,7 @@ pub async fn edit(State(console): State<Console>, signed: Signed, Path(id): Path
     form_page(&console, &signed, StatusCode::OK, &form, Some(&id), Vec::new()).await
 }
 
-pub async fn update(
+pub(crate) async fn update(
     State(console): State<Console>,
     Path(id): Path<String>,
     request: Protected<Vec<(String, String)>, Makers>,

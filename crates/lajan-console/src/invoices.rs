@@ -23,7 +23,7 @@ use lajan_store::invoices::InvoiceQuery;
 use lajan_store::messages::MessageQuery;
 use minijinja::context;
 
-pub async fn list(
+pub(crate) async fn list(
     State(console): State<Console>,
     signed: Signed,
     Query(query): Query<ListQuery>,
@@ -49,7 +49,7 @@ fn invoice_query(query: &ListQuery) -> Result<InvoiceQuery, BadQuery> {
     })
 }
 
-pub async fn detail(
+pub(crate) async fn detail(
     State(console): State<Console>,
     signed: Signed,
     Path(id): Path<String>,

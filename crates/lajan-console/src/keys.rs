@@ -45,7 +45,7 @@ async fn keys_page(console: &Console, signed: &Signed, status: StatusCode, extra
     render(status, "keys.html", context! { ..values, ..extra })
 }
 
-pub async fn list(State(console): State<Console>, signed: Signed) -> Response {
+pub(crate) async fn list(State(console): State<Console>, signed: Signed) -> Response {
     if let Some(refused) = signed.refused_unless(Duty::Administer) {
         return refused;
     }
@@ -58,7 +58,10 @@ struct NewKeyForm {
     scope: Vec<String>,
 }
 
-pub async fn create(State(console): State<Console>, request: Protected<Vec<(String, String)>, Admins>) -> Response {
+pub(crate) async fn create(
+    State(console): State<Console>,
+    request: Protected<Vec<(String, String)>, Admins>,
+) -> Response {
     let signed = &request.signed;
     let form = NewKeyForm {
         name: request.form.iter().find(|(k, _)| k == "name").map(|(_, v)| v.clone()).unwrap_or_default(),
@@ -78,7 +81,7 @@ pub async fn create(State(console): State<Console>, request: Protected<Vec<(Stri
     }
 }
 
-pub async fn revoke(
+pub(crate) async fn revoke(
     State(console): State<Console>,
     Path(id): Path<String>,
     request: Protected<NoFields, Admins>,

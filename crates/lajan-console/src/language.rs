@@ -16,13 +16,13 @@ use serde::Deserialize;
 
 /// Middleware: answer the request in the visitor's language ([`visitor_language`]), unless the
 /// signed-in user chose one ([`lajan_i18n::answer_in`]).
-pub async fn speak_the_asked_language(request: Request, next: Next) -> Response {
+pub(crate) async fn speak_the_asked_language(request: Request, next: Next) -> Response {
     let lang = visitor_language(request.headers());
     lajan_i18n::answering(lang, next.run(request)).await
 }
 
 #[derive(Deserialize)]
-pub struct LanguageForm {
+pub(crate) struct LanguageForm {
     /// `en`, `fr`, `ht`, or empty for the browser's.
     #[serde(default)]
     language: String,
@@ -40,7 +40,7 @@ fn back_to(back: &str) -> &str {
     if console_page && location { back } else { "/console" }
 }
 
-pub async fn choose(State(console): State<Console>, request: Protected<LanguageForm>) -> Response {
+pub(crate) async fn choose(State(console): State<Console>, request: Protected<LanguageForm>) -> Response {
     let (signed, form) = (&request.signed, &request.form);
     match console.services.set_console_language(&signed.session.user.id, Some(&form.language)).await {
         Ok(()) => Redirect::to(back_to(&form.back)).into_response(),

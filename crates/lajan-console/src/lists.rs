@@ -14,7 +14,7 @@ use lajan_services::ServiceResult;
 use lajan_store::ClientQuery;
 
 /// A query a list cannot answer: 400 with a page saying why.
-pub struct BadQuery {
+pub(crate) struct BadQuery {
     pub title: String,
     pub text: String,
 }
@@ -33,7 +33,7 @@ impl From<BadQuery> for Refused {
 
 /// A list page's query string as a filter form sends it.
 #[derive(Debug, Default, Deserialize)]
-pub struct ListQuery {
+pub(crate) struct ListQuery {
     page: Option<String>,
     limit: Option<String>,
     pub status: Option<String>,
@@ -47,7 +47,7 @@ pub struct ListQuery {
 
 /// A filter read as a `T` (empty: no filter); a value that is none is a 400 page titled by the
 /// catalogue's `title_key`.
-pub fn filter<T: std::str::FromStr<Err = String>>(
+pub(crate) fn filter<T: std::str::FromStr<Err = String>>(
     field: &Option<String>,
     title_key: &str,
 ) -> Result<Option<T>, BadQuery> {
@@ -56,13 +56,13 @@ pub fn filter<T: std::str::FromStr<Err = String>>(
 }
 
 /// A field the form left empty is no filter.
-pub fn given(field: &Option<String>) -> Option<&str> {
+pub(crate) fn given(field: &Option<String>) -> Option<&str> {
     field.as_deref().map(str::trim).filter(|s| !s.is_empty())
 }
 
 impl ListQuery {
     /// The page asked for, within the API's limits; else a 400 page saying which.
-    pub fn page(&self) -> Result<PageRequest, BadQuery> {
+    pub(crate) fn page(&self) -> Result<PageRequest, BadQuery> {
         let number = |raw: Option<&str>, default: u32, max: u32, rule: &str| match raw {
             None => Ok(default),
             Some(text) => text.parse::<u32>().ok().filter(|n| (1..=max).contains(n)).ok_or_else(|| BadQuery {
@@ -77,7 +77,7 @@ impl ListQuery {
     }
 
     /// The search text, at most the API's length.
-    pub fn search(&self) -> Result<Option<String>, BadQuery> {
+    pub(crate) fn search(&self) -> Result<Option<String>, BadQuery> {
         match given(&self.search) {
             Some(text) if text.chars().count() > MAX_SEARCH_CHARS => Err(BadQuery {
                 title: say("search-too-long"),
@@ -92,7 +92,7 @@ impl ListQuery {
     /// the form was filled (`status`, `client`, `search`, `invoice`, `channel`, and `type` as
     /// `kind`), so the form
     /// shows them again.
-    pub fn shown<T>(&self, found: &Page<T>) -> minijinja::Value {
+    pub(crate) fn shown<T>(&self, found: &Page<T>) -> minijinja::Value {
         minijinja::context! {
             pager => Pager::of(found, self),
             status => given(&self.status),
@@ -125,7 +125,7 @@ impl ListQuery {
 
 /// Where a list stands and the links to its neighbours.
 #[derive(Serialize)]
-pub struct Pager {
+pub(crate) struct Pager {
     pub page: u32,
     pub total_pages: u64,
     pub total: u64,
@@ -134,7 +134,7 @@ pub struct Pager {
 }
 
 impl Pager {
-    pub fn of<T>(found: &Page<T>, query: &ListQuery) -> Pager {
+    pub(crate) fn of<T>(found: &Page<T>, query: &ListQuery) -> Pager {
         let page = found.request.page;
         let total_pages = found.total_pages();
         Pager {
@@ -150,7 +150,7 @@ impl Pager {
 /// The tenant's clients (the 100 most recent) as a form's choices: id, name, whether they can
 /// be written to (an email or a phone number: an invoice or an invitation reaches them) and
 /// whether they have a wallet (a payout to one without waits for them to register it).
-pub async fn client_choices(console: &Console, tenant: &Tenant) -> ServiceResult<Vec<minijinja::Value>> {
+pub(crate) async fn client_choices(console: &Console, tenant: &Tenant) -> ServiceResult<Vec<minijinja::Value>> {
     let query = ClientQuery { search: None, page: PageRequest::numbered(1, MAX_LIMIT) };
     let clients = console.services.store.list_clients(tenant, &query).await?.items;
     Ok(clients

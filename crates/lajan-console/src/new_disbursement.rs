@@ -73,7 +73,7 @@ fn form_page(
     render(status, "disbursement_new.html", context! { frame, assets, columns => COLUMNS, problem, rows, ..values })
 }
 
-pub async fn form(State(_console): State<Console>, signed: Signed) -> Response {
+pub(crate) async fn form(State(_console): State<Console>, signed: Signed) -> Response {
     if let Some(refused) = signed.refused_unless(Duty::Prepare) {
         return refused;
     }
@@ -83,7 +83,7 @@ pub async fn form(State(_console): State<Console>, signed: Signed) -> Response {
     }
 }
 
-pub async fn create(State(console): State<Console>, upload: Upload) -> Response {
+pub(crate) async fn create(State(console): State<Console>, upload: Upload) -> Response {
     let signed = &upload.signed;
     if let Some(refused) = signed.refused_unless(Duty::Prepare) {
         return refused;
@@ -163,14 +163,14 @@ async fn confirm_submit(console: &Console, signed: &Signed, id: &str) -> Respons
 
 /// The submit form: its confirmation page's button sets `confirmed`.
 #[derive(Deserialize)]
-pub struct SubmitForm {
+pub(crate) struct SubmitForm {
     #[serde(default)]
     confirmed: Option<String>,
 }
 
 /// Submits a draft for approval (or approves it at once, when the organization asks for none),
 /// once the person confirmed what they submit.
-pub async fn submit(
+pub(crate) async fn submit(
     State(console): State<Console>,
     Path(id): Path<String>,
     request: Protected<SubmitForm, Makers>,

@@ -26,7 +26,7 @@ const PATH: &str = "/console/payouts";
 
 /// The form's fields, as posted and as shown again beside what was wrong with them.
 #[derive(Deserialize, Serialize, Default)]
-pub struct PayoutForm {
+pub(crate) struct PayoutForm {
     #[serde(default)]
     once: String,
     #[serde(default)]
@@ -57,7 +57,7 @@ async fn form_page(
     render(status, "payout_new.html", values)
 }
 
-pub async fn form(State(console): State<Console>, signed: Signed) -> Response {
+pub(crate) async fn form(State(console): State<Console>, signed: Signed) -> Response {
     if let Some(refused) = signed.refused_unless(Duty::Prepare) {
         return refused;
     }
@@ -69,7 +69,7 @@ pub async fn form(State(console): State<Console>, signed: Signed) -> Response {
     form_page(&console, &signed, StatusCode::OK, &form, Vec::new()).await
 }
 
-pub async fn create(State(console): State<Console>, request: Protected<PayoutForm, Makers>) -> Response {
+pub(crate) async fn create(State(console): State<Console>, request: Protected<PayoutForm, Makers>) -> Response {
     let (signed, form) = (&request.signed, &request.form);
     let tenant = signed.session.tenant();
     let claim = match once::before(&console, &tenant, signed.frame(), PATH, &form.once).await {

@@ -12,7 +12,7 @@ const NOT_A_NUMBER: &str = "?";
 
 /// The number fields of one posted form, read in the request's language.
 #[derive(Default)]
-pub struct TypedNumbers {
+pub(crate) struct TypedNumbers {
     /// The fields (as the API names them) typed ambiguously, with what was typed.
     ambiguous: Vec<(String, String)>,
 }
@@ -22,7 +22,7 @@ impl TypedNumbers {
     /// remembered, so the form says why in the clerk's words, and goes on as [`NOT_A_NUMBER`]:
     /// read as typed it could pass (`1.500` is a unit price of 1.50) and be the guess this
     /// refuses to make; the domain refuses that one, and the form checks every other field.
-    pub fn read(&mut self, field: &str, raw: &str) -> Option<String> {
+    pub(crate) fn read(&mut self, field: &str, raw: &str) -> Option<String> {
         let raw = raw.trim();
         if raw.is_empty() {
             return None;
@@ -38,7 +38,7 @@ impl TypedNumbers {
 
     /// What the refused form is told, a line per bad field; a field typed ambiguously is told
     /// how to write it instead of the domain's rule.
-    pub fn lines(&self, refusal: &Invalid) -> Vec<String> {
+    pub(crate) fn lines(&self, refusal: &Invalid) -> Vec<String> {
         let ambiguous = |field: &str| self.ambiguous.iter().find(|(f, _)| f == field);
         let told = |field: &str, value: &str| {
             let rule = say_with("number-ambiguous", &[("value", value.to_owned())]);

@@ -17,12 +17,12 @@ use lajan_store::{IdempotencyClaim, IdempotencyState};
 const KEY_TTL_MS: i64 = 24 * 60 * 60 * 1000;
 
 /// A fresh key for a create form's hidden `once` field.
-pub fn new_key() -> ServiceResult<String> {
+pub(crate) fn new_key() -> ServiceResult<String> {
     random_token()
 }
 
 /// What a create form's post should do about its key.
-pub enum Before {
+pub(crate) enum Before {
     /// Make the thing, claiming this key in the same transaction.
     Fresh(IdempotencyClaim),
     /// It was made already: go to it.
@@ -31,7 +31,7 @@ pub enum Before {
 
 /// Reads the form's key for the create at `path`. A key never issued for this form (missing or
 /// malformed) is a 400 page: the form is out of date and must be reloaded.
-pub async fn before(
+pub(crate) async fn before(
     console: &Console,
     tenant: &Tenant,
     frame: Frame,
@@ -57,7 +57,7 @@ pub async fn before(
 }
 
 /// Where a create that lost the race for its key goes: to what the winner made.
-pub async fn taken(console: &Console, tenant: &Tenant, claim: &IdempotencyClaim) -> Response {
+pub(crate) async fn taken(console: &Console, tenant: &Tenant, claim: &IdempotencyClaim) -> Response {
     match made(console, tenant, claim).await {
         Ok(Some(made)) => made,
         Ok(None) => pages::failure(&ServiceError::Unavailable("the form's key was taken but holds nothing".into())),

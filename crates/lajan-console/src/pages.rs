@@ -62,7 +62,7 @@ fn templates() -> &'static Environment<'static> {
 
 /// What the layout shows of the signed-in user and the environment they are looking at.
 #[derive(Serialize)]
-pub struct Frame {
+pub(crate) struct Frame {
     pub email: String,
     pub name: Option<String>,
     pub role: &'static str,
@@ -84,7 +84,7 @@ pub struct Frame {
 
 impl Frame {
     /// The frame of `session`'s pages in `lang`, on the page at `path`.
-    pub fn new(session: &ConsoleSession, lang: Lang, path: String, timezone: String) -> Self {
+    pub(crate) fn new(session: &ConsoleSession, lang: Lang, path: String, timezone: String) -> Self {
         Frame {
             lang,
             path,
@@ -104,7 +104,7 @@ impl Frame {
 
 /// `template` rendered with `values` (which name `frame` on signed-in pages), answered with
 /// `status`.
-pub fn render(status: StatusCode, template: &str, values: Value) -> Response {
+pub(crate) fn render(status: StatusCode, template: &str, values: Value) -> Response {
     let rendered = templates().get_template(template).and_then(|t| t.render(values));
     match rendered {
         Ok(html) => (status, Html(html)).into_response(),
@@ -119,7 +119,7 @@ pub fn render(status: StatusCode, template: &str, values: Value) -> Response {
 
 /// A CSV report as a download named `filename`; a report that could not be written is the
 /// failure page.
-pub fn csv_download(csv: std::io::Result<Vec<u8>>, filename: &str) -> Response {
+pub(crate) fn csv_download(csv: std::io::Result<Vec<u8>>, filename: &str) -> Response {
     let csv = match csv {
         Ok(csv) => csv,
         Err(e) => return failure(&ServiceError::Unavailable(e.to_string())),
@@ -134,31 +134,31 @@ pub fn csv_download(csv: std::io::Result<Vec<u8>>, filename: &str) -> Response {
 }
 
 /// A page that says one thing: a refusal, a missing page.
-pub fn message(status: StatusCode, title: &str, text: &str) -> Response {
+pub(crate) fn message(status: StatusCode, title: &str, text: &str) -> Response {
     render(status, "message.html", context! { title, text, lang => lajan_i18n::answering_in() })
 }
 
 /// An action that was refused: why, and a link back to the page it came from.
-pub struct WayBack<'a> {
+pub(crate) struct WayBack<'a> {
     pub href: &'a str,
     pub label: String,
 }
 
-pub fn refused(frame: Frame, status: StatusCode, title: &str, text: &str, back: WayBack<'_>) -> Response {
+pub(crate) fn refused(frame: Frame, status: StatusCode, title: &str, text: &str, back: WayBack<'_>) -> Response {
     let values = context! { frame, title, text, back => back.href, back_text => back.label };
     render(status, "message.html", values)
 }
 
 /// The page for an id that names nothing this organization has in this environment (another
 /// organization's ids, and the other environment's, look the same).
-pub fn not_found(frame: Frame) -> Response {
+pub(crate) fn not_found(frame: Frame) -> Response {
     let (title, text) = (say("not-found"), say("not-found-explained"));
     render(StatusCode::NOT_FOUND, "message.html", context! { frame, title, text })
 }
 
 /// The record `id` names, read by `read` when `id` is of `kind` (any other id names nothing and
 /// is never looked up), or the page to answer instead: not found (in `frame`), or the failure.
-pub async fn record<T, Read: Future<Output = StoreResult<Option<T>>>>(
+pub(crate) async fn record<T, Read: Future<Output = StoreResult<Option<T>>>>(
     frame: impl FnOnce() -> Frame,
     kind: IdKind,
     id: &str,
@@ -174,7 +174,7 @@ pub async fn record<T, Read: Future<Output = StoreResult<Option<T>>>>(
 
 /// A use case that failed on our side (the database, the randomness source): logged, and a
 /// page that says so without details.
-pub fn failure(error: &ServiceError) -> Response {
+pub(crate) fn failure(error: &ServiceError) -> Response {
     tracing::error!(error = %lajan_services::error::error_chain(error), "a console request failed");
     message(StatusCode::INTERNAL_SERVER_ERROR, &say("something-went-wrong"), &say("logged-try-again"))
 }
@@ -182,7 +182,7 @@ pub fn failure(error: &ServiceError) -> Response {
 /// A page that could not be made, already rendered as the page that says why. Handlers return
 /// `Result<Response, Refused>` and `?` what fails: the store or a service (the failure page,
 /// logged), or a list's query ([`crate::lists::BadQuery`], a 400 page).
-pub struct Refused(pub Response);
+pub(crate) struct Refused(pub Response);
 
 impl IntoResponse for Refused {
     fn into_response(self) -> Response {

@@ -13,7 +13,7 @@ use minijinja::context;
 use serde::Deserialize;
 
 #[derive(Deserialize)]
-pub struct PasswordForm {
+pub(crate) struct PasswordForm {
     #[serde(default)]
     password: String,
     #[serde(default)]
@@ -24,11 +24,11 @@ fn password_page(signed: &Signed, status: StatusCode, errors: Vec<String>) -> Re
     render(status, "password.html", context! { frame => signed.frame(), errors })
 }
 
-pub async fn form(signed: Signed) -> Response {
+pub(crate) async fn form(signed: Signed) -> Response {
     password_page(&signed, StatusCode::OK, Vec::new())
 }
 
-pub async fn save(State(console): State<Console>, request: Protected<PasswordForm>) -> Response {
+pub(crate) async fn save(State(console): State<Console>, request: Protected<PasswordForm>) -> Response {
     let (signed, form) = (&request.signed, &request.form);
     match console.services.set_own_password(&signed.session.user, &form.password, &form.repeat).await {
         Ok(()) => Redirect::to("/console").into_response(),

@@ -17,7 +17,7 @@ use lajan_services::views::payouts::{PayoutSummary, PayoutView};
 use lajan_store::payouts::PayoutQuery;
 use minijinja::context;
 
-pub async fn list(
+pub(crate) async fn list(
     State(console): State<Console>,
     signed: Signed,
     Query(query): Query<ListQuery>,
@@ -47,7 +47,7 @@ fn payout_query(query: &ListQuery) -> Result<PayoutQuery, BadQuery> {
     })
 }
 
-pub async fn detail(
+pub(crate) async fn detail(
     State(console): State<Console>,
     signed: Signed,
     Path(id): Path<String>,

@@ -16,12 +16,12 @@ use lajan_services::ServiceError;
 use serde::Deserialize;
 
 /// A list row's registration words: `none`, `invited`, `registered`, `locked` or `expired`.
-pub fn registration(invitation: Option<&Invitation>) -> &'static str {
+pub(crate) fn registration(invitation: Option<&Invitation>) -> &'static str {
     invitation.map_or("none", |i| i.status.as_str())
 }
 
 /// Whether the row offers a resend or an unlock.
-pub fn action(invitation: Option<&Invitation>) -> Option<&'static str> {
+pub(crate) fn action(invitation: Option<&Invitation>) -> Option<&'static str> {
     match invitation.map(|i| i.status) {
         Some(InvitationStatus::Invited) => Some("invite"),
         Some(InvitationStatus::Locked) => Some("unlock"),
@@ -31,9 +31,9 @@ pub fn action(invitation: Option<&Invitation>) -> Option<&'static str> {
 
 /// Only the CSRF value.
 #[derive(Deserialize)]
-pub struct Empty {}
+pub(crate) struct Empty {}
 
-pub async fn invite(
+pub(crate) async fn invite(
     State(console): State<Console>,
     Path(id): Path<String>,
     request: Protected<Empty, Makers>,
@@ -43,7 +43,7 @@ pub async fn invite(
     finish(signed.frame(), sent.map(drop))
 }
 
-pub async fn unlock(
+pub(crate) async fn unlock(
     State(console): State<Console>,
     Path(id): Path<String>,
     request: Protected<Empty, Makers>,

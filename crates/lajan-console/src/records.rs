@@ -19,7 +19,7 @@ use lajan_store::messages::MessageQuery;
 use lajan_store::{ClientQuery, EventQuery};
 use minijinja::{Value, context};
 
-pub async fn clients(
+pub(crate) async fn clients(
     State(console): State<Console>,
     signed: Signed,
     Query(query): Query<ListQuery>,
@@ -42,7 +42,7 @@ pub async fn clients(
     Ok(render(StatusCode::OK, "clients.html", context! { frame, clients, ..query.shown(&found) }))
 }
 
-pub async fn events(
+pub(crate) async fn events(
     State(console): State<Console>,
     signed: Signed,
     Query(query): Query<ListQuery>,
@@ -63,7 +63,7 @@ pub async fn events(
     Ok(render(StatusCode::OK, "events.html", context! { frame, events, types => EVENT_TYPES, ..query.shown(&found) }))
 }
 
-pub async fn messages(
+pub(crate) async fn messages(
     State(console): State<Console>,
     signed: Signed,
     Query(query): Query<ListQuery>,

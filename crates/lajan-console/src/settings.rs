@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 /// The form as posted; a box is absent when unticked.
 #[derive(Deserialize, Serialize)]
-pub struct SettingsForm {
+pub(crate) struct SettingsForm {
     #[serde(default)]
     default_currency: String,
     #[serde(default)]
@@ -97,13 +97,13 @@ fn wallet_lines(wallets: &[RecommendedWalletView]) -> String {
 
 /// The organization's name as posted.
 #[derive(Deserialize, Serialize)]
-pub struct NameForm {
+pub(crate) struct NameForm {
     #[serde(default)]
     organization_name: String,
 }
 
 #[derive(Deserialize)]
-pub struct Shown {
+pub(crate) struct Shown {
     #[serde(default)]
     saved: Option<String>,
     /// Set after a save that left a change of the approval policy waiting.
@@ -151,7 +151,7 @@ async fn settings_page(
     )
 }
 
-pub async fn page(State(console): State<Console>, signed: Signed, Query(shown): Query<Shown>) -> Response {
+pub(crate) async fn page(State(console): State<Console>, signed: Signed, Query(shown): Query<Shown>) -> Response {
     if let Some(refused) = signed.refused_unless(Duty::Administer) {
         return refused;
     }
@@ -183,7 +183,7 @@ async fn settings_form(console: &Console, signed: &Signed) -> Result<Value, Serv
 }
 
 /// Renames the organization (payers read the name on pages, emails and SMS).
-pub async fn rename(State(console): State<Console>, request: Protected<NameForm, Admins>) -> Response {
+pub(crate) async fn rename(State(console): State<Console>, request: Protected<NameForm, Admins>) -> Response {
     let (signed, form) = (&request.signed, &request.form);
     let (org_id, by) = (&signed.session.user.org_id, signed.session.tenant().actor);
     match console.services.rename_organization(org_id, &form.organization_name, &by).await {
@@ -202,7 +202,7 @@ pub async fn rename(State(console): State<Console>, request: Protected<NameForm,
     }
 }
 
-pub async fn save(State(console): State<Console>, request: Protected<SettingsForm, Admins>) -> Response {
+pub(crate) async fn save(State(console): State<Console>, request: Protected<SettingsForm, Admins>) -> Response {
     let (signed, form) = (&request.signed, &request.form);
     let mut numbers = TypedNumbers::default();
     let input = SettingsInput {

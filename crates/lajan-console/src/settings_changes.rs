@@ -21,7 +21,7 @@ use minijinja::{Value, context};
 use serde::Deserialize;
 
 /// Each field `change` sets, in words: `label: before → after`.
-pub fn described(change: &SettingsChange) -> Vec<String> {
+pub(crate) fn described(change: &SettingsChange) -> Vec<String> {
     let (previous, changes) = changed_fields(&change.before, &change.after);
     changes
         .iter()
@@ -51,7 +51,7 @@ fn in_words(value: &serde_json::Value) -> String {
 
 /// The change waiting for a second person, as the settings and approvals pages show it, with
 /// what the signed-in user may do about it; `None` when nothing waits.
-pub async fn waiting(console: &Console, signed: &Signed) -> Result<Option<Value>, ServiceError> {
+pub(crate) async fn waiting(console: &Console, signed: &Signed) -> Result<Option<Value>, ServiceError> {
     let tenant = signed.session.tenant();
     let Some(change) = console.services.store.pending_settings_change(&tenant, Timestamp::now()).await? else {
         return Ok(None);
@@ -68,12 +68,12 @@ pub async fn waiting(console: &Console, signed: &Signed) -> Result<Option<Value>
 
 /// Which page a decision returns to.
 #[derive(Deserialize)]
-pub struct Back {
+pub(crate) struct Back {
     #[serde(default)]
     back: String,
 }
 
-pub async fn confirm(
+pub(crate) async fn confirm(
     State(console): State<Console>,
     Path(id): Path<String>,
     request: Protected<Back, Approvers>,
@@ -81,7 +81,7 @@ pub async fn confirm(
     decide(&console, &id, &request, true).await
 }
 
-pub async fn cancel(
+pub(crate) async fn cancel(
     State(console): State<Console>,
     Path(id): Path<String>,
     request: Protected<Back, Approvers>,

@@ -23,7 +23,7 @@ use serde::Deserialize;
 const SIGN_IN_COOKIE: &str = "lajan_sign_in";
 
 #[derive(Deserialize)]
-pub struct SignInForm {
+pub(crate) struct SignInForm {
     #[serde(default)]
     email: String,
     #[serde(default)]
@@ -34,7 +34,7 @@ pub struct SignInForm {
 
 /// `?lang=` on the sign-in page: the language the visitor chose with its switch.
 #[derive(Deserialize)]
-pub struct LanguageChoice {
+pub(crate) struct LanguageChoice {
     #[serde(default)]
     lang: Option<String>,
 }
@@ -42,7 +42,7 @@ pub struct LanguageChoice {
 /// The form, with a fresh CSRF value in it and in its cookie, in the visitor's language (the
 /// one chosen with the page's switch is kept in a cookie); a signed-in user goes on to the
 /// dashboard.
-pub async fn form(
+pub(crate) async fn form(
     State(console): State<Console>,
     headers: HeaderMap,
     Query(choice): Query<LanguageChoice>,
@@ -77,7 +77,7 @@ fn form_page(console: &Console, lang: Lang, status: StatusCode, email: &str, err
     response
 }
 
-pub async fn submit(
+pub(crate) async fn submit(
     State(console): State<Console>,
     client: Option<Extension<ClientAddress>>,
     headers: HeaderMap,
@@ -140,7 +140,7 @@ pub async fn submit(
 }
 
 /// Ends the session and clears its cookie.
-pub async fn sign_out(State(console): State<Console>, request: Protected<NoFields>) -> Response {
+pub(crate) async fn sign_out(State(console): State<Console>, request: Protected<NoFields>) -> Response {
     if let Err(e) = console.services.sign_out(&request.signed.token).await {
         return pages::failure(&e);
     }

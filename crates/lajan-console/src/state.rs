@@ -5,7 +5,7 @@ use lajan_services::Services;
 use std::sync::Arc;
 
 #[derive(Clone)]
-pub struct Console {
+pub(crate) struct Console {
     pub services: Arc<Services>,
     /// Cookies are `Secure` when the console is served over https.
     pub secure_cookies: bool,
@@ -15,7 +15,7 @@ pub struct Console {
 }
 
 impl Console {
-    pub fn new(services: Arc<Services>) -> Self {
+    pub(crate) fn new(services: Arc<Services>) -> Self {
         let public = url::Url::parse(&services.config.public_url).ok();
         let secure_cookies = public.as_ref().is_some_and(|u| u.scheme() == "https");
         let public_origin = public.map(|u| u.origin().ascii_serialization()).filter(|o| o != "null");

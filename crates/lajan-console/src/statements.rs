@@ -16,7 +16,7 @@ use lajan_services::views::client_statement::ClientStatementView;
 use lajan_services::views::invoice_statement::StatementLineView;
 use minijinja::context;
 
-pub async fn client(
+pub(crate) async fn client(
     State(console): State<Console>,
     signed: Signed,
     Path(id): Path<String>,
@@ -30,7 +30,7 @@ pub async fn client(
     Ok(render(StatusCode::OK, "client.html", context! { frame, statement, organization, as_of }))
 }
 
-pub async fn client_csv(
+pub(crate) async fn client_csv(
     State(console): State<Console>,
     signed: Signed,
     Path(id): Path<String>,
@@ -41,7 +41,7 @@ pub async fn client_csv(
     Ok(pages::csv_download(report::client_statement_csv(&statement), &format!("{id}-statement.csv")))
 }
 
-pub async fn invoice_csv(
+pub(crate) async fn invoice_csv(
     State(console): State<Console>,
     signed: Signed,
     Path(id): Path<String>,
@@ -54,7 +54,7 @@ pub async fn invoice_csv(
 
 /// The statement of the signed-in tenant's invoice `id` with its number; `None` when `id`
 /// names no invoice of theirs.
-pub async fn invoice_statement(
+pub(crate) async fn invoice_statement(
     console: &Console,
     signed: &Signed,
     id: &str,
@@ -70,7 +70,7 @@ pub async fn invoice_statement(
 }
 
 /// The name a printed statement is headed with.
-pub async fn organization_name(console: &Console, signed: &Signed) -> Result<String, Refused> {
+pub(crate) async fn organization_name(console: &Console, signed: &Signed) -> Result<String, Refused> {
     let org = console.services.store.get_organization(&signed.session.user.org_id).await?;
     Ok(org.map(|o| o.name).unwrap_or_default())
 }

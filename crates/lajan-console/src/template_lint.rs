@@ -90,7 +90,7 @@ fn words_of_its_own(source: &str) -> Vec<String> {
 
 /// Every template that speaks from the catalogues, by file name: the console's and the hosted
 /// payment page's (in `lajan-api`).
-pub fn template_sources() -> Vec<(String, String)> {
+pub(crate) fn template_sources() -> Vec<(String, String)> {
     let console = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut sources = Vec::new();
     for dir in [console.join("templates"), console.join("../lajan-api/templates")] {

@@ -8,7 +8,7 @@ use lajan_store::EventQuery;
 use serde::Serialize;
 
 #[derive(Serialize)]
-pub struct Entry {
+pub(crate) struct Entry {
     pub id: String,
     #[serde(rename = "type")]
     pub event_type: String,
@@ -18,7 +18,7 @@ pub struct Entry {
 }
 
 /// The newest [`MAX_LIMIT`] events about `object_id` in `tenant`.
-pub async fn of(services: &Services, tenant: &Tenant, object_id: &str) -> ServiceResult<Vec<Entry>> {
+pub(crate) async fn of(services: &Services, tenant: &Tenant, object_id: &str) -> ServiceResult<Vec<Entry>> {
     let query = EventQuery {
         object_id: Some(object_id.to_owned()),
         page: PageRequest::numbered(1, MAX_LIMIT),

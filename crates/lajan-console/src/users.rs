@@ -33,7 +33,7 @@ async fn users_page(console: &Console, signed: &Signed, status: StatusCode, extr
     render(status, "users.html", context! { ..values, ..extra })
 }
 
-pub async fn list(State(console): State<Console>, signed: Signed) -> Response {
+pub(crate) async fn list(State(console): State<Console>, signed: Signed) -> Response {
     if let Some(refused) = signed.refused_unless(Duty::Administer) {
         return refused;
     }
@@ -41,7 +41,7 @@ pub async fn list(State(console): State<Console>, signed: Signed) -> Response {
 }
 
 #[derive(Deserialize)]
-pub struct InviteForm {
+pub(crate) struct InviteForm {
     #[serde(default)]
     email: String,
     #[serde(default)]
@@ -50,7 +50,7 @@ pub struct InviteForm {
     role: String,
 }
 
-pub async fn invite(State(console): State<Console>, request: Protected<InviteForm, Admins>) -> Response {
+pub(crate) async fn invite(State(console): State<Console>, request: Protected<InviteForm, Admins>) -> Response {
     let (signed, form) = (&request.signed, &request.form);
     let org_id = &signed.session.user.org_id;
     match console
@@ -71,7 +71,7 @@ pub async fn invite(State(console): State<Console>, request: Protected<InviteFor
     }
 }
 
-pub async fn disable(
+pub(crate) async fn disable(
     State(console): State<Console>,
     Path(id): Path<String>,
     request: Protected<NoFields, Admins>,

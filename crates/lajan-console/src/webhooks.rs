@@ -72,14 +72,17 @@ async fn list_page(console: &Console, signed: &Signed, status: StatusCode, extra
     render(status, "webhooks.html", context! { ..values, ..extra })
 }
 
-pub async fn list(State(console): State<Console>, signed: Signed) -> Response {
+pub(crate) async fn list(State(console): State<Console>, signed: Signed) -> Response {
     if let Some(refused) = signed.refused_unless(Duty::Administer) {
         return refused;
     }
     list_page(&console, &signed, StatusCode::OK, context! {}).await
 }
 
-pub async fn create(State(console): State<Console>, request: Protected<Vec<(String, String)>, Admins>) -> Response {
+pub(crate) async fn create(
+    State(console): State<Console>,
+    request: Protected<Vec<(String, String)>, Admins>,
+) -> Response {
     let signed = &request.signed;
     let form = read(&request.form);
     let tenant = signed.session.tenant();
@@ -135,14 +138,14 @@ async fn endpoint_page(console: &Console, signed: &Signed, id: &str, status: Sta
     render(status, "webhook.html", context! { ..values, ..extra })
 }
 
-pub async fn detail(State(console): State<Console>, signed: Signed, Path(id): Path<String>) -> Response {
+pub(crate) async fn detail(State(console): State<Console>, signed: Signed, Path(id): Path<String>) -> Response {
     if let Some(refused) = signed.refused_unless(Duty::Administer) {
         return refused;
     }
     endpoint_page(&console, &signed, &id, StatusCode::OK, context! {}).await
 }
 
-pub async fn update(
+pub(crate) async fn update(
     State(console): State<Console>,
     Path(id): Path<String>,
     request: Protected<Vec<(String, String)>, Admins>,
@@ -172,7 +175,7 @@ pub async fn update(
     }
 }
 
-pub async fn test(
+pub(crate) async fn test(
     State(console): State<Console>,
     Path(id): Path<String>,
     request: Protected<NoFields, Admins>,
@@ -185,7 +188,7 @@ pub async fn test(
     }
 }
 
-pub async fn rotate(
+pub(crate) async fn rotate(
     State(console): State<Console>,
     Path(id): Path<String>,
     request: Protected<NoFields, Admins>,
@@ -201,7 +204,7 @@ pub async fn rotate(
     }
 }
 
-pub async fn delivery(
+pub(crate) async fn delivery(
     State(console): State<Console>,
     signed: Signed,
     Path((endpoint_id, id)): Path<(String, String)>,
@@ -225,7 +228,7 @@ pub async fn delivery(
     render(StatusCode::OK, "webhook_delivery.html", context! { frame, delivery, attempts })
 }
 
-pub async fn retry(
+pub(crate) async fn retry(
     State(console): State<Console>,
     Path((endpoint_id, id)): Path<(String, String)>,
     request: Protected<NoFields, Admins>,

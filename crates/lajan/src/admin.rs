@@ -9,7 +9,7 @@ use lajan_domain::{Actor, Environment, Tenant, Timestamp};
 use lajan_services::{ServiceError, Services};
 
 /// Runs `command`, one of the operator's.
-pub async fn run(services: &Services, command: &Command) -> anyhow::Result<()> {
+pub(crate) async fn run(services: &Services, command: &Command) -> anyhow::Result<()> {
     match command {
         Command::Orgs(cmd) => orgs(services, cmd).await,
         Command::Keys(cmd) => keys(services, cmd).await,
@@ -19,7 +19,7 @@ pub async fn run(services: &Services, command: &Command) -> anyhow::Result<()> {
 }
 
 /// On an empty database: organization "Default" and a sandbox key, printed once.
-pub async fn first_run(services: &Services, base: &str) -> anyhow::Result<()> {
+pub(crate) async fn first_run(services: &Services, base: &str) -> anyhow::Result<()> {
     let made = services.create_first_organization().await.context("creating the default organization")?;
     if let Some((org, secret)) = made {
         let notice = format!(

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 #[derive(Debug, Parser)]
 #[command(name = "lajan", version, about = "Lajan: invoices and Stellar payouts for organizations")]
-pub struct Cli {
+pub(crate) struct Cli {
     /// Optional TOML configuration file.
     #[arg(long, env = "LAJAN_CONFIG", global = true)]
     pub config: Option<PathBuf>,
@@ -20,7 +20,7 @@ pub struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Run the API and the workers (applies migrations; on an empty database creates
     /// organization "Default" and prints a sandbox key once). With --no-workers, the API only.
     Serve(Box<ServeArgs>),
@@ -53,7 +53,7 @@ pub enum Command {
 }
 
 #[derive(Debug, Args)]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     /// Serve HTTP only, leaving background work to `lajan worker` processes.
     #[arg(long, env = "LAJAN_NO_WORKERS")]
     pub no_workers: bool,
@@ -211,7 +211,7 @@ pub struct ServeArgs {
 
 /// The sandbox network's clock, and the live Stellar network payouts and payments use.
 #[derive(Debug, Args, Default)]
-pub struct LedgerArgs {
+pub(crate) struct LedgerArgs {
     /// Milliseconds between sandbox ledger closes (default 1000).
     #[arg(long, env = "LAJAN_SANDBOX_LEDGER_CLOSE_MS")]
     pub sandbox_ledger_close_ms: Option<u64>,
@@ -253,7 +253,7 @@ pub struct LedgerArgs {
 
 /// Where live invoice email and SMS go. Sandbox messages never leave the machine.
 #[derive(Debug, Args, Default)]
-pub struct NotifyArgs {
+pub(crate) struct NotifyArgs {
     /// SMTP server for live invoice email; without it live email fails as "not configured".
     #[arg(long, env = "LAJAN_SMTP_HOST")]
     pub smtp_host: Option<String>,
@@ -283,7 +283,7 @@ pub struct NotifyArgs {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum OrgsCommand {
+pub(crate) enum OrgsCommand {
     /// Create an organization; prints only its id on stdout.
     Create {
         #[arg(long)]
@@ -304,14 +304,14 @@ pub enum OrgsCommand {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum ConfigCommand {
+pub(crate) enum ConfigCommand {
     /// Resolve the configuration from flags, environment and file as `serve` does; print it
     /// with secrets redacted and exit 0, or exit non-zero saying what is wrong. Opens nothing.
     Check(Box<ServeArgs>),
 }
 
 #[derive(Debug, Subcommand)]
-pub enum KeysCommand {
+pub(crate) enum KeysCommand {
     /// Create a key; prints only the secret on stdout (details on stderr). Shown once.
     Create {
         #[arg(long, value_parser = ["test", "live"])]
@@ -336,7 +336,7 @@ pub enum KeysCommand {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum UsersCommand {
+pub(crate) enum UsersCommand {
     /// Create a console user. Without --password-stdin a password is generated and printed once
     /// on stdout (details on stderr).
     Create {

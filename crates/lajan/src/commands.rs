@@ -13,7 +13,7 @@ use secrecy::{ExposeSecret, SecretString};
 use std::future::Future;
 use std::sync::Arc;
 
-pub async fn run(cli: Cli) -> anyhow::Result<()> {
+pub(crate) async fn run(cli: Cli) -> anyhow::Result<()> {
     let file = FileConfig::load(&cli)?;
     match &cli.command {
         Command::Serve(args) => serve(ServeConfig::resolve(&cli, args, file)?, !args.no_workers).await,

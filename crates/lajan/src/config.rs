@@ -19,14 +19,14 @@ use serde::Deserialize;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-pub const DEFAULT_DATABASE_URL: &str = "sqlite://lajan.db";
-pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
-pub const DEFAULT_METRICS_LISTEN: &str = "127.0.0.1:9464";
+pub(crate) const DEFAULT_DATABASE_URL: &str = "sqlite://lajan.db";
+pub(crate) const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
+pub(crate) const DEFAULT_METRICS_LISTEN: &str = "127.0.0.1:9464";
 
 /// The TOML file's keys, all optional.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct FileConfig {
+pub(crate) struct FileConfig {
     pub listen: Option<String>,
     pub metrics_listen: Option<String>,
     pub shutdown_grace_secs: Option<u64>,
@@ -90,7 +90,7 @@ pub struct FileConfig {
 }
 
 impl FileConfig {
-    pub fn load(cli: &Cli) -> anyhow::Result<Self> {
+    pub(crate) fn load(cli: &Cli) -> anyhow::Result<Self> {
         let Some(path) = &cli.config else { return Ok(FileConfig::default()) };
         let text = std::fs::read_to_string(path).with_context(|| format!("reading config file {}", path.display()))?;
         toml::from_str(&text).with_context(|| format!("parsing config file {}", path.display()))
@@ -159,7 +159,7 @@ fn group_commit(args: &ServeArgs, file: &FileConfig) -> anyhow::Result<GroupComm
     Ok(GroupCommit { max_units, max_wait: wait_ms.map_or(defaults.max_wait, Duration::from_millis) })
 }
 
-pub fn database_url(cli: &Cli, file: &FileConfig) -> SecretString {
+pub(crate) fn database_url(cli: &Cli, file: &FileConfig) -> SecretString {
     cli.database_url
         .clone()
         .map(SecretString::from)
@@ -170,7 +170,7 @@ pub fn database_url(cli: &Cli, file: &FileConfig) -> SecretString {
 /// Everything `serve` and `worker` need: the HTTP layer's, the use cases' and the workers'
 /// settings.
 #[derive(Debug)]
-pub struct ServeConfig {
+pub(crate) struct ServeConfig {
     pub listen: SocketAddr,
     /// Where `GET /metrics` is served; `None` when turned off.
     pub metrics_listen: Option<SocketAddr>,
@@ -185,7 +185,7 @@ pub struct ServeConfig {
 }
 
 impl ServeConfig {
-    pub fn resolve(cli: &Cli, args: &ServeArgs, file: FileConfig) -> anyhow::Result<Self> {
+    pub(crate) fn resolve(cli: &Cli, args: &ServeArgs, file: FileConfig) -> anyhow::Result<Self> {
         let listen_raw = args.listen.clone().or(file.listen.clone()).unwrap_or_else(|| DEFAULT_LISTEN.into());
         let listen: SocketAddr = listen_raw
             .parse()

@@ -10,7 +10,7 @@ use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::routing::post;
 use lajan_services::messages::receipts::{SMS_CALLBACK_PATH, SmsCallback};
 
-pub fn routes() -> Router<AppState> {
+pub(crate) fn routes() -> Router<AppState> {
     Router::new().route(SMS_CALLBACK_PATH, post(sms_status))
 }
 

@@ -21,7 +21,7 @@ use lajan_store::ClientQuery;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-pub fn routes() -> Router<AppState> {
+pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/clients", get(list).post(create))
         .route("/clients/{id}", get(fetch).put(update).delete(archive))
@@ -31,7 +31,7 @@ pub fn routes() -> Router<AppState> {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct ClientList {
+pub(crate) struct ClientList {
     pub data: Vec<ClientView>,
     pub pagination: PaginationView,
 }
@@ -39,7 +39,7 @@ pub struct ClientList {
 /// A new client. `firstName` and `lastName` are required; the rest are optional.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct CreateClient {
+pub(crate) struct CreateClient {
     #[schema(required = true, nullable = false, example = "Marie")]
     pub first_name: Option<String>,
     #[schema(required = true, nullable = false, example = "Jean-Baptiste")]
@@ -79,7 +79,7 @@ pub struct CreateClient {
 /// ignored, and case too).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct VerificationRequest {
+pub(crate) struct VerificationRequest {
     #[serde(rename = "type")]
     #[schema(required = true, nullable = false, example = "date_of_birth")]
     pub kind: Option<String>,
@@ -97,7 +97,7 @@ impl VerificationRequest {
 /// `walletAccountId` or `verification` (a client always has a `language`).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct UpdateClient {
+pub(crate) struct UpdateClient {
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<String>, nullable = false)]
     pub first_name: Option<Option<String>>,
@@ -138,14 +138,14 @@ pub struct UpdateClient {
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct ClientFilters {
+pub(crate) struct ClientFilters {
     /// Matches first and last name, email, phone number or wallet address (case-insensitive, substring).
     pub search: Option<String>,
 }
 
 #[utoipa::path(get, operation_id = "listClients", path = "/v1/clients", tag = "Clients", params(ClientFilters, PageParams),
     responses((status = 200, body = ClientList), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
-pub async fn list(
+pub(crate) async fn list(
     auth: Authed<ClientsRead>,
     State(state): State<AppState>,
     Pagination(page): Pagination,
@@ -162,7 +162,7 @@ pub async fn list(
     responses((status = 201, body = ClientView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 409, body = ErrorBody), (status = 413, body = ErrorBody),
         (status = 415, body = ErrorBody), (status = 422, body = ErrorBody)))]
-pub async fn create(
+pub(crate) async fn create(
     auth: Authed<ClientsWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -188,7 +188,7 @@ pub async fn create(
 
 #[utoipa::path(get, operation_id = "getClient", path = "/v1/clients/{id}", tag = "Clients", params(("id" = String, Path)),
     responses((status = 200, body = ClientView), (status = 404, body = ErrorBody)))]
-pub async fn fetch(
+pub(crate) async fn fetch(
     auth: Authed<ClientsRead>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,
@@ -201,7 +201,7 @@ pub async fn fetch(
     description = "Changes the fields given. A walletAccountId given to a client that had none sends the client's payouts waiting in awaiting_registration on their way (approved ones to ready_to_send, the others back to pending approval); when one of them is approved already, the key also needs payouts:approve, since it decides where approved money goes.",
     responses((status = 200, body = ClientView), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 403, body = ErrorBody, description = "forbidden: the key lacks clients:write, or gives a wallet that approved payouts wait for without payouts:approve; nothing changed")))]
-pub async fn update(
+pub(crate) async fn update(
     auth: Authed<ClientsWrite>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,
@@ -226,7 +226,7 @@ pub async fn update(
 
 #[utoipa::path(delete, operation_id = "deleteClient", path = "/v1/clients/{id}", tag = "Clients", params(("id" = String, Path)),
     responses((status = 200, body = Deleted), (status = 404, body = ErrorBody)))]
-pub async fn archive(
+pub(crate) async fn archive(
     auth: Authed<ClientsWrite>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,
@@ -239,7 +239,7 @@ pub async fn archive(
     params(("id" = String, Path)),
     description = "The client's invitation to register a wallet: sent when the first payout for a client without a wallet is approved, and again every invitationResendDays, at most invitationResends times, until the receiver registers.",
     responses((status = 200, body = InvitationView), (status = 404, body = ErrorBody, description = "no such client, or the client was never invited")))]
-pub async fn invitation(
+pub(crate) async fn invitation(
     auth: Authed<ClientsRead>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,
@@ -255,7 +255,7 @@ pub async fn invitation(
         (status = 400, body = ErrorBody, description = "already_registered, nothing_waiting (no approved payout waits for the client's wallet), invitation_locked or no_channel_available; nothing was sent"),
         (status = 404, body = ErrorBody),
         (status = 429, body = ErrorBody, description = "rate_limited: sent less than ten minutes ago; Retry-After says when to ask again")))]
-pub async fn invite(
+pub(crate) async fn invite(
     auth: Authed<ClientsWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -273,7 +273,7 @@ pub async fn invite(
     responses((status = 200, body = InvitationView),
         (status = 400, body = ErrorBody, description = "not_locked"),
         (status = 404, body = ErrorBody, description = "no such client, or never invited")))]
-pub async fn unlock(
+pub(crate) async fn unlock(
     auth: Authed<ClientsWrite>,
     State(state): State<AppState>,
     _idempotency: Idempotency,

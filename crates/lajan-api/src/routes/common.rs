@@ -17,7 +17,7 @@ use utoipa::ToSchema;
 #[derive(Debug, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 #[allow(dead_code)]
-pub struct PageParams {
+pub(crate) struct PageParams {
     /// Page number, from 1 (default 1); past the last page, an empty page. Pages deep into a
     /// long list cost more the deeper they are: walk it with `startingAfter` instead.
     #[param(value_type = Option<i64>, minimum = 1, maximum = 4294967295.0)]
@@ -42,7 +42,7 @@ pub struct PageParams {
 #[derive(Debug, utoipa::IntoParams)]
 #[into_params(parameter_in = Header)]
 #[allow(dead_code)]
-pub struct IdempotencyKeyHeader {
+pub(crate) struct IdempotencyKeyHeader {
     /// Makes the request safe to retry: 1 to 255 visible ASCII characters, kept 24 h per organization and environment. The first completed response is stored (with the change it made, in its transaction) and replayed with `Idempotent-Replayed: true`; the same key with another request is 422; while the first still runs, 409.
     #[param(rename = "Idempotency-Key", pattern = r"^[\x21-\x7E]{1,255}$", min_length = 1, max_length = 255)]
     idempotency_key: Option<String>,
@@ -51,7 +51,7 @@ pub struct IdempotencyKeyHeader {
 /// The pagination object of every list response.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct PaginationView {
+pub(crate) struct PaginationView {
     /// How many items the list holds with these filters; at most 10,000 when
     /// `totalIsEstimate`.
     pub total: u64,
@@ -70,7 +70,7 @@ pub struct PaginationView {
 }
 
 impl PaginationView {
-    pub fn of<T>(page: &Page<T>) -> Self {
+    pub(crate) fn of<T>(page: &Page<T>) -> Self {
         PaginationView {
             total: page.total,
             page: page.request.page,
@@ -83,7 +83,7 @@ impl PaginationView {
 }
 
 /// The `{id}` of a resource path. Ids are opaque: one that cannot be read finds nothing (404).
-pub struct ResourceId(pub String);
+pub(crate) struct ResourceId(pub String);
 
 impl<S: Send + Sync> FromRequestParts<S> for ResourceId {
     type Rejection = ApiError;
@@ -98,7 +98,7 @@ impl<S: Send + Sync> FromRequestParts<S> for ResourceId {
 
 /// The body of a successful DELETE.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct Deleted {
+pub(crate) struct Deleted {
     pub id: String,
     pub deleted: bool,
 }
@@ -134,7 +134,7 @@ pub(crate) fn csv_attachment(csv: Vec<u8>, filename: &str) -> axum::response::Re
 
 /// The error of a list filter `field` that should name one of `kind` (`noun`: "a client"), or
 /// `None` when it does or is absent.
-pub fn id_filter_error(field: &str, noun: &str, kind: IdKind, given: Option<&str>) -> Option<FieldError> {
+pub(crate) fn id_filter_error(field: &str, noun: &str, kind: IdKind, given: Option<&str>) -> Option<FieldError> {
     given
         .filter(|id| !kind.is_id(id))
         .map(|_| FieldError::new(field, format!("must be {noun} id ({} and 32 hex digits)", kind.prefix())))

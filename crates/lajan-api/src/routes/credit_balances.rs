@@ -14,7 +14,7 @@ use lajan_services::views::credit_balances::{CreditBalanceView, CreditTransactio
 use serde::Serialize;
 use utoipa::ToSchema;
 
-pub fn routes() -> Router<AppState> {
+pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/clients/{id}/credit-balance", get(balance))
         .route("/clients/{id}/credit-balance/transactions", get(transactions))
@@ -23,7 +23,7 @@ pub fn routes() -> Router<AppState> {
 /// What the organization holds for a client.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct ClientCreditBalance {
+pub(crate) struct ClientCreditBalance {
     #[schema(example = "cli_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b")]
     pub client_id: String,
     /// One per currency the client ever held credit in (zero included), by currency code.
@@ -34,7 +34,7 @@ pub struct ClientCreditBalance {
     description = "What the organization holds for the client, per currency: what invoices received beyond what they ask for (an overpayment), and what invoices voided after payments had received. Each move is listed by listClientCreditTransactions.",
     params(("id" = String, Path)),
     responses((status = 200, body = ClientCreditBalance), (status = 404, body = ErrorBody)))]
-pub async fn balance(
+pub(crate) async fn balance(
     auth: Authed<ClientsRead>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,
@@ -44,7 +44,7 @@ pub async fn balance(
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct CreditTransactionList {
+pub(crate) struct CreditTransactionList {
     pub data: Vec<CreditTransactionView>,
     pub pagination: PaginationView,
 }
@@ -53,7 +53,7 @@ pub struct CreditTransactionList {
     description = "Every move of the client's credit balance, newest first, each with why (`cause`), the invoice that made it, and the balance it left in its currency.",
     params(("id" = String, Path), PageParams),
     responses((status = 200, body = CreditTransactionList), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn transactions(
+pub(crate) async fn transactions(
     auth: Authed<ClientsRead>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,

@@ -19,7 +19,7 @@ use lajan_store::credit_notes::CreditNoteOnInvoice;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-pub fn routes() -> Router<AppState> {
+pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/invoices/{id}/credit-notes", get(list).post(issue))
         .route("/invoices/{id}/credit-notes/{creditNoteId}/void", post(void))
@@ -33,7 +33,7 @@ fn credit_note_view(c: &CreditNoteOnInvoice) -> CreditNoteView {
 /// What the invoice no longer asks for (an `amount`, or the units of its `lines`), and why.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct IssueCreditNote {
+pub(crate) struct IssueCreditNote {
     /// In the invoice's currency: positive, at most 2 decimal places, at most what the invoice's
     /// credit notes leave of its total; read exactly. Give this or `lines`, or both when this is
     /// exactly what the lines take back (a check: any other amount is refused, `invalid_amount`).
@@ -55,7 +55,7 @@ pub struct IssueCreditNote {
 /// Units of one of the invoice's line items to take back.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct CreditLineBody {
+pub(crate) struct CreditLineBody {
     /// The line's place in the invoice's `lineItems`, from 1.
     #[schema(required = true, nullable = false, minimum = 1, example = 1)]
     pub line_item: Option<i64>,
@@ -66,7 +66,7 @@ pub struct CreditLineBody {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct CreditNoteList {
+pub(crate) struct CreditNoteList {
     pub data: Vec<CreditNoteView>,
 }
 
@@ -74,7 +74,7 @@ pub struct CreditNoteList {
     description = "The invoice's credit notes, oldest first, void ones included; those issued make its amountCredited.",
     params(("id" = String, Path)),
     responses((status = 200, body = CreditNoteList), (status = 404, body = ErrorBody)))]
-pub async fn list(
+pub(crate) async fn list(
     auth: Authed<InvoicesRead>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,
@@ -87,7 +87,7 @@ pub async fn list(
     description = "Reduces what a sent invoice asks for (a waiver, a rescheduling, a duplicate): before payment it lowers amountRemaining; what the invoice had received beyond its new total is held on the client's credit balance; a credit note that leaves nothing owed pays the invoice (invoice.paid). Numbered CN-000001 per organization, gapless. Records credit_note.created. Send an Idempotency-Key: a retry issues it once.",
     params(("id" = String, Path), IdempotencyKeyHeader), request_body = IssueCreditNote,
     responses((status = 201, body = CreditNoteView), (status = 400, body = ErrorBody, description = "invalid_amount (also past what the invoice still asks for), validation_error (amount or lines, each bad line named, reason, memo), cannot_credit (a draft or void invoice)"), (status = 404, body = ErrorBody)))]
-pub async fn issue(
+pub(crate) async fn issue(
     auth: Authed<InvoicesWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -116,7 +116,7 @@ pub async fn issue(
     description = "Voids a credit note (kept, with when and by whom): the invoice asks for its amount again, a paid invoice left short reopens, and an overpayment it had made is taken back from the client's credit balance. Records credit_note.voided. Send an Idempotency-Key: a retry voids it once.",
     params(("id" = String, Path), ("creditNoteId" = String, Path), IdempotencyKeyHeader),
     responses((status = 200, body = CreditNoteView), (status = 400, body = ErrorBody, description = "cannot_void (void already, or the invoice is void), credit_balance_spent (the overpayment it made was applied elsewhere)"), (status = 404, body = ErrorBody)))]
-pub async fn void(
+pub(crate) async fn void(
     auth: Authed<InvoicesWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,

@@ -27,7 +27,7 @@ use lajan_store::disbursements::DisbursementQuery;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-pub fn routes() -> Router<AppState> {
+pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/disbursements", get(list).post(create).layer(DefaultBodyLimit::max(MAX_UPLOAD_BYTES)))
         .route("/disbursements/{id}", get(fetch).delete(delete))
@@ -39,13 +39,13 @@ pub fn routes() -> Router<AppState> {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct DisbursementList {
+pub(crate) struct DisbursementList {
     pub data: Vec<DisbursementView>,
     pub pagination: PaginationView,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct DisbursementItemList {
+pub(crate) struct DisbursementItemList {
     pub data: Vec<DisbursementItemView>,
     pub pagination: PaginationView,
 }
@@ -56,7 +56,7 @@ fn bad(field: &str, message: String) -> ApiError {
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct DisbursementFilters {
+pub(crate) struct DisbursementFilters {
     /// draft, pending_approval, approved, processing, completed, partially_failed, failed or
     /// rejected.
     #[param(inline, value_type = Option<super::doc_types::DisbursementStatusFilter>)]
@@ -67,7 +67,7 @@ pub struct DisbursementFilters {
 
 #[utoipa::path(get, operation_id = "listDisbursements", path = "/v1/disbursements", tag = "Disbursements", params(DisbursementFilters, PageParams),
     responses((status = 200, body = DisbursementList), (status = 400, body = ErrorBody)))]
-pub async fn list(
+pub(crate) async fn list(
     auth: Authed<DisbursementsRead>,
     State(state): State<AppState>,
     Pagination(page): Pagination,
@@ -86,7 +86,7 @@ pub async fn list(
 
 #[utoipa::path(get, operation_id = "getDisbursement", path = "/v1/disbursements/{id}", tag = "Disbursements", params(("id" = String, Path)),
     responses((status = 200, body = DisbursementView), (status = 404, body = ErrorBody)))]
-pub async fn fetch(
+pub(crate) async fn fetch(
     auth: Authed<DisbursementsRead>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,
@@ -98,7 +98,7 @@ pub async fn fetch(
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct ItemFilters {
+pub(crate) struct ItemFilters {
     /// pending, executing, sent, failed or rejected (the `counts` keys).
     #[param(inline, value_type = Option<super::doc_types::ItemStatusFilter>)]
     pub status: Option<String>,
@@ -113,7 +113,7 @@ pub struct ItemFilters {
             (String = "text/csv", example = "id,row,externalId,clientId,walletAccountId,assetAmount,memo,payoutId,approvalStatus,execStatus,txHash,errorCode,errorMessage\r\n"),
         )),
         (status = 404, body = ErrorBody)))]
-pub async fn items(
+pub(crate) async fn items(
     auth: Authed<DisbursementsRead>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,
@@ -140,7 +140,7 @@ pub async fn items(
 /// A disbursement given as JSON.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct CreateDisbursement {
+pub(crate) struct CreateDisbursement {
     /// What the batch pays, for people: at most 200 characters.
     #[schema(required = true, nullable = false, example = "June stipends")]
     pub name: Option<String>,
@@ -157,7 +157,7 @@ pub struct CreateDisbursement {
 /// One payout of the batch, validated as a single payout is.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct CreateDisbursementItem {
+pub(crate) struct CreateDisbursementItem {
     /// One of clientId / walletAccountId / phoneNumber / email is required; with clientId the
     /// client's wallet is used, and when both are given the wallet must be the client's (else
     /// invalid_wallet).
@@ -192,7 +192,7 @@ pub struct CreateDisbursementItem {
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct CsvParams {
+pub(crate) struct CsvParams {
     /// The disbursement's name (with a JSON body, only when the body has no `name`).
     pub name: Option<String>,
     /// The asset every item pays (with a JSON body, only when the body has no `assetCode`).
@@ -213,7 +213,7 @@ pub struct CsvParams {
         (status = 400, body = ErrorBody, description = "validation_error, invalid_asset_code or invalid_asset_issuer for the batch; invalid_csv for a CSV that cannot be read; invalid_items with one detail per bad row (row, field, code, message), checked as a single payout is (missing_recipient, invalid_client, no_wallet, invalid_wallet, invalid_amount, invalid_memo) then invalid_external_id, duplicate_external_id, invalid_row"),
         (status = 413, body = ErrorBody, description = "payload_too_large: the body is over 5 MiB"),
         (status = 415, body = ErrorBody, description = "neither application/json nor text/csv")))]
-pub async fn create(
+pub(crate) async fn create(
     auth: Authed<DisbursementsWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -294,7 +294,7 @@ where
     responses((status = 200, body = DisbursementView, description = "Pending approval (or approved, when the organization requires no approval), with one payout per item"),
         (status = 400, body = ErrorBody, description = "cannot_submit: not a draft; insufficient_balance when approved at once"),
         (status = 503, body = ErrorBody, description = "ledger_unavailable: the live balance could not be read")))]
-pub async fn submit(
+pub(crate) async fn submit(
     auth: Authed<DisbursementsWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -308,7 +308,7 @@ pub async fn submit(
     responses((status = 200, body = DisbursementView, description = "Approved with every payout"),
         (status = 400, body = ErrorBody, description = "cannot_approve: not pending approval, or the organization requires another key than the submitting one; insufficient_balance: the balance does not cover the batch plus approved payouts not yet sent (details: balance, committed, totalAmount, shortfall)"),
         (status = 503, body = ErrorBody, description = "ledger_unavailable: the live balance could not be read")))]
-pub async fn approve(
+pub(crate) async fn approve(
     auth: Authed<PayoutsApprove>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -319,7 +319,7 @@ pub async fn approve(
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RejectDisbursement {
+pub(crate) struct RejectDisbursement {
     /// Why it was refused (optional, at most 500 characters).
     pub reason: Option<String>,
 }
@@ -329,7 +329,7 @@ pub struct RejectDisbursement {
     request_body(content = RejectDisbursement, description = super::doc_types::OPTIONAL_BODY),
     responses((status = 200, body = DisbursementView, description = "Rejected with every payout"),
         (status = 400, body = ErrorBody, description = "cannot_reject: not pending approval")))]
-pub async fn reject(
+pub(crate) async fn reject(
     auth: Authed<PayoutsApprove>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -344,7 +344,7 @@ pub async fn reject(
     params(("id" = String, Path), IdempotencyKeyHeader),
     responses((status = 200, body = DisbursementView, description = "Every failed item queued again; the disbursement is processing"),
         (status = 400, body = ErrorBody, description = "cannot_retry: no failed item, or not approved")))]
-pub async fn retry_failed(
+pub(crate) async fn retry_failed(
     auth: Authed<DisbursementsWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -355,7 +355,7 @@ pub async fn retry_failed(
 
 #[utoipa::path(delete, operation_id = "deleteDisbursement", path = "/v1/disbursements/{id}", tag = "Disbursements", params(("id" = String, Path)),
     responses((status = 200, body = Deleted), (status = 400, body = ErrorBody, description = "cannot_delete: only a draft can be deleted")))]
-pub async fn delete(
+pub(crate) async fn delete(
     auth: Authed<DisbursementsWrite>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,

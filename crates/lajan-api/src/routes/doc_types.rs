@@ -6,7 +6,7 @@ use lajan_domain::{client, disbursement, invoice, message, money, payout, webhoo
 
 /// The description of a request body that may be left out (an empty body is `{}`): the
 /// document marks every body described so as not required.
-pub const OPTIONAL_BODY: &str = "Optional: an empty body is the same as `{}`";
+pub(crate) const OPTIONAL_BODY: &str = "Optional: an empty body is the same as `{}`";
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::{PartialSchema, ToSchema};
@@ -16,7 +16,7 @@ use utoipa::{PartialSchema, ToSchema};
 macro_rules! one_of {
     ($(#[doc = $doc:literal])* $name:ident, $values:expr) => {
         $(#[doc = $doc])*
-        pub struct $name;
+        pub(crate) struct $name;
 
         impl PartialSchema for $name {
             fn schema() -> RefOr<Schema> {
@@ -101,7 +101,7 @@ one_of!(
 
 /// What an endpoint subscribes to: an event type from the catalogue, an area wildcard such as
 /// `invoice.*`, or `*` for every event.
-pub struct EventSelector;
+pub(crate) struct EventSelector;
 
 impl PartialSchema for EventSelector {
     fn schema() -> RefOr<Schema> {
@@ -116,7 +116,7 @@ impl PartialSchema for EventSelector {
 impl ToSchema for EventSelector {}
 
 /// Days from a due date a reminder falls on (negative: before), as settings take them.
-pub struct ReminderOffsetDay;
+pub(crate) struct ReminderOffsetDay;
 
 impl PartialSchema for ReminderOffsetDay {
     fn schema() -> RefOr<Schema> {

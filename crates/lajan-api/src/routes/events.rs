@@ -15,21 +15,21 @@ use lajan_store::EventQuery;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-pub use lajan_services::views::events::EventView;
+pub(crate) use lajan_services::views::events::EventView;
 
-pub fn routes() -> Router<AppState> {
+pub(crate) fn routes() -> Router<AppState> {
     Router::new().route("/events", get(list)).route("/events/{id}", get(fetch))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct EventList {
+pub(crate) struct EventList {
     pub data: Vec<EventView>,
     pub pagination: PaginationView,
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct EventFilters {
+pub(crate) struct EventFilters {
     /// Only events of this type, e.g. `client.created`.
     #[serde(rename = "type")]
     #[param(rename = "type", inline, value_type = Option<super::doc_types::EventTypeFilter>)]
@@ -38,7 +38,7 @@ pub struct EventFilters {
 
 #[utoipa::path(get, operation_id = "listEvents", path = "/v1/events", tag = "Events", params(EventFilters, PageParams),
     responses((status = 200, body = EventList), (status = 400, body = ErrorBody)))]
-pub async fn list(
+pub(crate) async fn list(
     auth: Authed<EventsRead>,
     State(state): State<AppState>,
     Pagination(page): Pagination,
@@ -62,7 +62,7 @@ pub async fn list(
 
 #[utoipa::path(get, operation_id = "getEvent", path = "/v1/events/{id}", tag = "Events", params(("id" = String, Path)),
     responses((status = 200, body = EventView), (status = 404, body = ErrorBody)))]
-pub async fn fetch(
+pub(crate) async fn fetch(
     auth: Authed<EventsRead>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,

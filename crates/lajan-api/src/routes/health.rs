@@ -10,13 +10,13 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
 #[utoipa::path(get, operation_id = "getHealth", path = "/healthz", tag = "Operations", security(), responses((status = 200, description = "The process is up")))]
-pub async fn healthz() -> Json<serde_json::Value> {
+pub(crate) async fn healthz() -> Json<serde_json::Value> {
     Json(json!({ "status": "ok" }))
 }
 
 #[utoipa::path(get, operation_id = "getReadiness", path = "/readyz", tag = "Operations", security(),
     responses((status = 200, description = "The database answers and its migrations are current"), (status = 503, body = ErrorBody, description = "not_ready: the database does not answer, or migrations this binary needs are not applied")))]
-pub async fn readyz(State(state): State<AppState>) -> Response {
+pub(crate) async fn readyz(State(state): State<AppState>) -> Response {
     let not_ready = |message: String| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "not_ready", message);
     let checked = async {
         state.store.ping().await?;

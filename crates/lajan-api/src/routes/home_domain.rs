@@ -15,14 +15,14 @@ use lajan_services::home_domains::HomeDomainCheck;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-pub fn routes() -> Router<AppState> {
+pub(crate) fn routes() -> Router<AppState> {
     Router::new().route("/settings/home-domain", get(fetch)).route("/settings/home-domain/verify", post(verify))
 }
 
 /// The organization's home domain and the DNS record that proves it holds it.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct HomeDomainView {
+pub(crate) struct HomeDomainView {
     #[schema(example = "pay.fonkoze.example")]
     pub domain: String,
     /// `pending` until the record was found; then `verified`, and the domain is served.
@@ -38,7 +38,7 @@ pub struct HomeDomainView {
 /// A DNS TXT record: its name and what it holds.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct TxtRecordView {
+pub(crate) struct TxtRecordView {
     #[schema(example = "TXT", pattern = "^TXT$")]
     pub r#type: &'static str,
     #[schema(example = "_lajan-verification.pay.fonkoze.example")]
@@ -61,7 +61,10 @@ impl From<HomeDomainCheck> for HomeDomainView {
 #[utoipa::path(get, operation_id = "getHomeDomain", path = "/v1/settings/home-domain", tag = "Settings",
     description = "The home domain set in the settings (homeDomain) and the DNS TXT record that proves the organization holds it. A home domain is served (its stellar.toml, SEP-10 challenges for it) only once verified: add the record at the domain's DNS host, then POST /v1/settings/home-domain/verify. Setting another homeDomain starts a new proof.",
     responses((status = 200, body = HomeDomainView), (status = 404, body = ErrorBody, description = "not_found: no homeDomain is set")))]
-pub async fn fetch(auth: Authed<SettingsRead>, State(state): State<AppState>) -> ApiResult<Json<HomeDomainView>> {
+pub(crate) async fn fetch(
+    auth: Authed<SettingsRead>,
+    State(state): State<AppState>,
+) -> ApiResult<Json<HomeDomainView>> {
     Ok(Json(state.services.home_domain_check(auth.tenant()).await?.into()))
 }
 
@@ -72,7 +75,7 @@ pub async fn fetch(auth: Authed<SettingsRead>, State(state): State<AppState>) ->
         (status = 400, body = ErrorBody, description = "domain_not_verified: the record was not found (yet); domain_in_use: another organization verified this domain first"),
         (status = 404, body = ErrorBody, description = "not_found: no homeDomain is set"),
         (status = 503, body = ErrorBody, description = "DNS could not be asked; try again")))]
-pub async fn verify(
+pub(crate) async fn verify(
     auth: Authed<SettingsWrite>,
     State(state): State<AppState>,
     _idempotency: Idempotency,

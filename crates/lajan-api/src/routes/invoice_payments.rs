@@ -23,7 +23,7 @@ use lajan_store::incoming_payments::PaymentOnInvoice;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-pub fn routes() -> Router<AppState> {
+pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/invoices/{id}/payments", get(list).post(record))
         .route("/invoices/{id}/payments/{paymentId}/reverse", post(reverse))
@@ -38,7 +38,7 @@ fn payment_view(r: &PaymentOnInvoice) -> InvoicePaymentView {
 /// A payment received outside Lajan.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct RecordPayment {
+pub(crate) struct RecordPayment {
     /// In the invoice's currency: positive, at most 2 decimal places; read exactly. More than is
     /// due is counted too (the invoice is paid, and the excess, `amountOverpaid`, is held on the
     /// client's credit balance).
@@ -58,7 +58,7 @@ pub struct RecordPayment {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct InvoicePaymentList {
+pub(crate) struct InvoicePaymentList {
     pub data: Vec<InvoicePaymentView>,
     pub pagination: PaginationView,
 }
@@ -67,7 +67,7 @@ pub struct InvoicePaymentList {
     description = "Every payment counted on the invoice, newest first, whatever its size: each Stellar payment carrying the invoice's reference is one (with its transaction hash as `reference`), and the sum of those not reversed is the invoice's `amountPaid`.",
     params(("id" = String, Path), PageParams),
     responses((status = 200, body = InvoicePaymentList), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn list(
+pub(crate) async fn list(
     auth: Authed<InvoicesRead>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,
@@ -82,7 +82,7 @@ pub async fn list(
     description = "Counts a payment received outside Lajan (cash at a branch, MonCash, NatCash, a bank transfer) on a sent, viewed or overdue invoice, exactly as a ledger payment is counted: invoice.payment_received with the key (or console user) as its actor, and invoice.paid when it settles the invoice. Send an Idempotency-Key: a retry counts it once.",
     params(("id" = String, Path), IdempotencyKeyHeader), request_body = RecordPayment,
     responses((status = 201, body = InvoicePaymentView), (status = 400, body = ErrorBody, description = "invalid_amount, validation_error (method, reference, paidAt), cannot_pay (a draft, paid or void invoice)"), (status = 404, body = ErrorBody)))]
-pub async fn record(
+pub(crate) async fn record(
     auth: Authed<InvoicesWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -104,7 +104,7 @@ pub async fn record(
 /// Why a payment stops counting.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ReversePayment {
+pub(crate) struct ReversePayment {
     /// Required: at most 500 characters, line breaks kept.
     #[schema(
         required = true,
@@ -120,7 +120,7 @@ pub struct ReversePayment {
     description = "Reverses a payment counted by mistake: it is kept, with why, when and by whom, and no longer counts towards amountPaid; a paid invoice that is not paid in full any more is partially_paid again, or sent when nothing paid is left (and overdue once past its due date). Records invoice.payment_reversed. Send an Idempotency-Key: a retry reverses it once.",
     params(("id" = String, Path), ("paymentId" = String, Path), IdempotencyKeyHeader), request_body = ReversePayment,
     responses((status = 200, body = InvoicePaymentView), (status = 400, body = ErrorBody, description = "validation_error (reason), cannot_reverse (reversed already)"), (status = 404, body = ErrorBody)))]
-pub async fn reverse(
+pub(crate) async fn reverse(
     auth: Authed<InvoicesWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -138,7 +138,7 @@ pub async fn reverse(
 /// Every movement of what the client owes on an invoice, oldest first.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct InvoiceStatement {
+pub(crate) struct InvoiceStatement {
     #[schema(example = "inv_01a1fc8be56c7228a813c8461b65a699")]
     pub invoice_id: String,
     #[schema(example = "HTG")]
@@ -159,7 +159,7 @@ pub struct InvoiceStatement {
             (String = "text/csv", example = "at,type,amount,balance,sourceId,method,reference\r\n"),
         )),
         (status = 404, body = ErrorBody)))]
-pub async fn statement(
+pub(crate) async fn statement(
     auth: Authed<InvoicesRead>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,

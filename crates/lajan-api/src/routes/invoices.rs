@@ -26,7 +26,7 @@ use lajan_store::invoices::InvoiceQuery;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-pub fn routes() -> Router<AppState> {
+pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/invoices", get(list).post(create))
         .route("/invoices/{id}", get(fetch).put(update))
@@ -36,7 +36,7 @@ pub fn routes() -> Router<AppState> {
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct LineItemBody {
+pub(crate) struct LineItemBody {
     #[schema(required = true, nullable = false, example = "Loan processing fee")]
     pub description: Option<String>,
     /// Greater than 0, at most 4 decimal places.
@@ -65,7 +65,7 @@ fn line_inputs(items: &[LineItemBody]) -> Vec<LineItemInput> {
 /// One part of the total, due on its date.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct InstallmentBody {
+pub(crate) struct InstallmentBody {
     /// Greater than 0, at most 2 decimal places; read exactly.
     #[schema(value_type = Option<f64>, required = true, nullable = false, exclusive_minimum = 0, maximum = 922337203685.47, multiple_of = 0.01, example = 1250)]
     pub amount: Option<ExactNumber>,
@@ -83,7 +83,7 @@ fn installment_inputs(rows: &[InstallmentBody]) -> Vec<InstallmentInput> {
 /// A new invoice. It starts as a draft unless `sendImmediately` is true.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct CreateInvoice {
+pub(crate) struct CreateInvoice {
     #[schema(required = true, nullable = false)]
     pub client_id: Option<String>,
     /// HTG or USD; default: the organization's `defaultCurrency`.
@@ -117,7 +117,7 @@ pub struct CreateInvoice {
 /// cannot be cleared: `null` for them is a `validation_error`.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct UpdateInvoice {
+pub(crate) struct UpdateInvoice {
     #[serde(default, deserialize_with = "not_null")]
     #[schema(nullable = false)]
     pub client_id: Option<String>,
@@ -148,7 +148,7 @@ pub struct UpdateInvoice {
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SendInvoice {
+pub(crate) struct SendInvoice {
     /// `email` and/or `sms`; left out: every channel the client can receive. An empty list is
     /// refused.
     #[schema(value_type = Option<Vec<SendChannel>>, min_items = 1, example = json!(["email", "sms"]))]
@@ -157,7 +157,7 @@ pub struct SendInvoice {
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct SendResult {
+pub(crate) struct SendResult {
     /// The send was recorded and its messages queued: it says nothing of their delivery, which
     /// `messages` (and `GET /v1/messages/{id}`, and the `message.*` events) follow.
     pub success: bool,
@@ -172,27 +172,27 @@ pub struct SendResult {
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct VoidInvoice {
+pub(crate) struct VoidInvoice {
     /// Why the invoice is cancelled (optional, at most 500 characters, no control characters
     /// but line breaks).
     pub reason: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct VoidResult {
+pub(crate) struct VoidResult {
     pub success: bool,
     pub status: String,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct InvoiceList {
+pub(crate) struct InvoiceList {
     pub data: Vec<InvoiceSummary>,
     pub pagination: PaginationView,
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct InvoiceFilters {
+pub(crate) struct InvoiceFilters {
     /// draft, sent, viewed, partially_paid, paid, overdue or void.
     #[param(inline, value_type = Option<super::doc_types::InvoiceStatusFilter>)]
     pub status: Option<String>,
@@ -230,7 +230,7 @@ fn parse_channels(raw: Option<Vec<String>>) -> Result<Vec<Channel>, ApiError> {
 
 #[utoipa::path(get, operation_id = "listInvoices", path = "/v1/invoices", tag = "Invoices", params(InvoiceFilters, PageParams),
     responses((status = 200, body = InvoiceList), (status = 400, body = ErrorBody)))]
-pub async fn list(
+pub(crate) async fn list(
     auth: Authed<InvoicesRead>,
     State(state): State<AppState>,
     Pagination(page): Pagination,
@@ -253,7 +253,7 @@ pub async fn list(
 
 #[utoipa::path(get, operation_id = "getInvoice", path = "/v1/invoices/{id}", tag = "Invoices", params(("id" = String, Path)),
     responses((status = 200, body = InvoiceView), (status = 404, body = ErrorBody)))]
-pub async fn fetch(
+pub(crate) async fn fetch(
     auth: Authed<InvoicesRead>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,
@@ -265,7 +265,7 @@ pub async fn fetch(
 #[utoipa::path(post, operation_id = "createInvoice", path = "/v1/invoices", tag = "Invoices", request_body = CreateInvoice,
     params(IdempotencyKeyHeader),
     responses((status = 201, body = InvoiceView), (status = 400, body = ErrorBody, description = "validation_error, invalid_currency, invalid_due_date, invalid_line_items, invalid_installments, invalid_client or no_channel_available")))]
-pub async fn create(
+pub(crate) async fn create(
     auth: Authed<InvoicesWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -290,7 +290,7 @@ pub async fn create(
 
 #[utoipa::path(put, operation_id = "updateInvoice", path = "/v1/invoices/{id}", tag = "Invoices", params(("id" = String, Path)), request_body = UpdateInvoice,
     responses((status = 200, body = InvoiceView), (status = 400, body = ErrorBody, description = "cannot_update when not a draft; validation_error, invalid_currency, invalid_due_date, invalid_line_items, invalid_installments, invalid_client"), (status = 404, body = ErrorBody)))]
-pub async fn update(
+pub(crate) async fn update(
     auth: Authed<InvoicesWrite>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,
@@ -311,7 +311,7 @@ pub async fn update(
 
 #[utoipa::path(post, operation_id = "sendInvoice", path = "/v1/invoices/{id}/send", tag = "Invoices", params(("id" = String, Path), IdempotencyKeyHeader), request_body(content = SendInvoice, description = super::doc_types::OPTIONAL_BODY),
     responses((status = 200, body = SendResult), (status = 400, body = ErrorBody, description = "cannot_send (paid or void) or no_channel_available"), (status = 404, body = ErrorBody)))]
-pub async fn send(
+pub(crate) async fn send(
     auth: Authed<InvoicesWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -335,7 +335,7 @@ pub async fn send(
     description = "Cancels an invoice that is not paid: its payment link stops taking payments, and what it received (if anything) is held on the client's credit balance. Voiding a void invoice changes nothing.",
     params(("id" = String, Path), IdempotencyKeyHeader), request_body(content = VoidInvoice, description = super::doc_types::OPTIONAL_BODY),
     responses((status = 200, body = VoidResult), (status = 400, body = ErrorBody, description = "cannot_void (paid)"), (status = 404, body = ErrorBody)))]
-pub async fn void(
+pub(crate) async fn void(
     auth: Authed<InvoicesWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,

@@ -13,24 +13,24 @@ use axum::{Json, Router};
 use lajan_domain::FieldError;
 use lajan_domain::id::IdKind;
 use lajan_domain::message::{Channel, MessageStatus};
-pub use lajan_services::views::messages::MessageView;
+pub(crate) use lajan_services::views::messages::MessageView;
 use lajan_store::messages::MessageQuery;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-pub fn routes() -> Router<AppState> {
+pub(crate) fn routes() -> Router<AppState> {
     Router::new().route("/messages", get(list)).route("/messages/{id}", get(fetch))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct MessageList {
+pub(crate) struct MessageList {
     pub data: Vec<MessageView>,
     pub pagination: PaginationView,
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct MessageFilters {
+pub(crate) struct MessageFilters {
     /// The messages of this invoice.
     #[serde(rename = "invoiceId")]
     #[param(rename = "invoiceId", pattern = "^inv_[0-9a-f]{32}$")]
@@ -79,7 +79,7 @@ impl MessageFilters {
     description = "Every email, SMS and WhatsApp message Lajan queued, newest first, with its status. Needs `invoices:read`.",
     params(MessageFilters, PageParams),
     responses((status = 200, body = MessageList), (status = 400, body = ErrorBody, description = "validation_error (a filter), invalid_pagination")))]
-pub async fn list(
+pub(crate) async fn list(
     auth: Authed<InvoicesRead>,
     State(state): State<AppState>,
     Pagination(page): Pagination,
@@ -92,7 +92,7 @@ pub async fn list(
 
 #[utoipa::path(get, operation_id = "getMessage", path = "/v1/messages/{id}", tag = "Messages", params(("id" = String, Path)),
     responses((status = 200, body = MessageView), (status = 404, body = ErrorBody)))]
-pub async fn fetch(
+pub(crate) async fn fetch(
     auth: Authed<InvoicesRead>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,

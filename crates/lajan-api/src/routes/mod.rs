@@ -1,36 +1,36 @@
 //! The API's areas, one module each, mounted under `/v1`; what they share is in [`common`].
 
-pub mod callbacks;
-pub mod clients;
-pub mod common;
-pub mod credit_balances;
-pub mod credit_notes;
-pub mod disbursements;
-pub mod doc_types;
-pub mod events;
-pub mod health;
-pub mod home_domain;
-pub mod invoice_payments;
-pub mod invoices;
-pub mod messages;
-pub mod pay;
-pub mod payment_links;
-pub mod payouts;
-pub mod register;
-pub mod sandbox;
-pub mod sep10;
-pub mod sep24;
-pub mod settings;
-pub mod stellar_toml;
-pub mod wallet_registration;
-pub mod webhook_deliveries;
-pub mod webhooks;
+pub(crate) mod callbacks;
+pub(crate) mod clients;
+pub(crate) mod common;
+pub(crate) mod credit_balances;
+pub(crate) mod credit_notes;
+pub(crate) mod disbursements;
+pub(crate) mod doc_types;
+pub(crate) mod events;
+pub(crate) mod health;
+pub(crate) mod home_domain;
+pub(crate) mod invoice_payments;
+pub(crate) mod invoices;
+pub(crate) mod messages;
+pub(crate) mod pay;
+pub(crate) mod payment_links;
+pub(crate) mod payouts;
+pub(crate) mod register;
+pub(crate) mod sandbox;
+pub(crate) mod sep10;
+pub(crate) mod sep24;
+pub(crate) mod settings;
+pub(crate) mod stellar_toml;
+pub(crate) mod wallet_registration;
+pub(crate) mod webhook_deliveries;
+pub(crate) mod webhooks;
 
 use crate::state::AppState;
 use axum::Router;
 
 /// Every area's routes, relative to `/v1` (and mounted again under `/v1/mfi`).
-pub fn v1() -> Router<AppState> {
+pub(crate) fn v1() -> Router<AppState> {
     Router::new()
         .merge(clients::routes())
         .merge(events::routes())

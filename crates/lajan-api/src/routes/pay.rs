@@ -34,7 +34,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 /// The page's URL is the capability to see what is owed, so nothing may frame it, send it on as
 /// a referrer or load anything into it; these headers go on every `/pay` answer, and the page
 /// itself adds a policy that lets in its own style and script by nonce.
-pub fn routes() -> Router<AppState> {
+pub(crate) fn routes() -> Router<AppState> {
     let fixed = |name, value| SetResponseHeaderLayer::overriding(name, HeaderValue::from_static(value));
     Router::new()
         .route("/pay/{id}", get(page))
@@ -71,7 +71,7 @@ fn templates() -> &'static Environment<'static> {
 /// The page's query: the language its link asks for, and the part of what is due the payer
 /// chose to pay (an invoice's page, when its organization allows it).
 #[derive(Deserialize)]
-pub struct PageQuery {
+pub(crate) struct PageQuery {
     lang: Option<String>,
     amount: Option<String>,
 }

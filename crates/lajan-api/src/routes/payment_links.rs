@@ -20,7 +20,7 @@ use lajan_services::views::invoices::PaymentLinkView;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-pub fn routes() -> Router<AppState> {
+pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/payment-links", get(list).post(create))
         .route("/payment-links/{id}", get(fetch).delete(delete))
@@ -28,7 +28,7 @@ pub fn routes() -> Router<AppState> {
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct CreatePaymentLink {
+pub(crate) struct CreatePaymentLink {
     /// Positive, at most 2 decimal places and at most 922337203685.47; read exactly.
     #[schema(value_type = f64, required = true, exclusive_minimum = 0, maximum = 922337203685.47, multiple_of = 0.01, example = 500)]
     pub amount: Option<ExactNumber>,
@@ -45,7 +45,7 @@ pub struct CreatePaymentLink {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct PaymentLinkList {
+pub(crate) struct PaymentLinkList {
     pub data: Vec<PaymentLinkView>,
     pub pagination: PaginationView,
 }
@@ -53,7 +53,7 @@ pub struct PaymentLinkList {
 #[utoipa::path(get, operation_id = "listPaymentLinks", path = "/v1/payment-links", tag = "Payment links",
     params(PageParams),
     responses((status = 200, body = PaymentLinkList), (status = 400, body = ErrorBody)))]
-pub async fn list(
+pub(crate) async fn list(
     auth: Authed<PaymentLinksRead>,
     State(state): State<AppState>,
     Pagination(page): Pagination,
@@ -67,7 +67,7 @@ pub async fn list(
 
 #[utoipa::path(get, operation_id = "getPaymentLink", path = "/v1/payment-links/{id}", tag = "Payment links", params(("id" = String, Path)),
     responses((status = 200, body = PaymentLinkView), (status = 404, body = ErrorBody)))]
-pub async fn fetch(
+pub(crate) async fn fetch(
     auth: Authed<PaymentLinksRead>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,
@@ -80,7 +80,7 @@ pub async fn fetch(
 #[utoipa::path(post, operation_id = "createPaymentLink", path = "/v1/payment-links", tag = "Payment links", request_body = CreatePaymentLink,
     params(IdempotencyKeyHeader),
     responses((status = 201, body = PaymentLinkView), (status = 400, body = ErrorBody, description = "validation_error, invalid_amount or invalid_currency")))]
-pub async fn create(
+pub(crate) async fn create(
     auth: Authed<PaymentLinksWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -103,7 +103,7 @@ pub async fn create(
 
 #[utoipa::path(delete, operation_id = "deletePaymentLink", path = "/v1/payment-links/{id}", tag = "Payment links", params(("id" = String, Path)),
     responses((status = 200, body = Deleted, description = "The link is gone from the API (GET answers 404, lists leave it out); an active link is deactivated, so its page no longer takes payments; payment_link.deactivated records its last state"), (status = 404, body = ErrorBody)))]
-pub async fn delete(
+pub(crate) async fn delete(
     auth: Authed<PaymentLinksWrite>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,

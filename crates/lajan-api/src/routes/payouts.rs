@@ -21,7 +21,7 @@ use lajan_store::payouts::PayoutQuery;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-pub fn routes() -> Router<AppState> {
+pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/payouts", get(list).post(create))
         .route("/payouts/{id}", get(fetch))
@@ -33,7 +33,7 @@ pub fn routes() -> Router<AppState> {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct PayoutCountsView {
+pub(crate) struct PayoutCountsView {
     pub all: u64,
     pub pending_approval: u64,
     pub approved: u64,
@@ -47,7 +47,7 @@ pub struct PayoutCountsView {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct PayoutList {
+pub(crate) struct PayoutList {
     pub data: Vec<PayoutSummary>,
     pub pagination: PaginationView,
     /// Per status filter, with the same `type` and `search`; they add up to `all`.
@@ -56,7 +56,7 @@ pub struct PayoutList {
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct PayoutFilters {
+pub(crate) struct PayoutFilters {
     /// pending_approval, approved (approved, not yet queued), awaiting_registration (approved,
     /// waiting for the client to register a wallet), rejected, executing (ready_to_send),
     /// completed (sent), failed or canceled.
@@ -72,7 +72,7 @@ pub struct PayoutFilters {
 
 #[utoipa::path(get, operation_id = "listPayouts", path = "/v1/payouts", tag = "Payouts", params(PayoutFilters, PageParams),
     responses((status = 200, body = PayoutList), (status = 400, body = ErrorBody)))]
-pub async fn list(
+pub(crate) async fn list(
     auth: Authed<PayoutsRead>,
     State(state): State<AppState>,
     Pagination(page): Pagination,
@@ -105,7 +105,7 @@ pub async fn list(
 
 #[utoipa::path(get, operation_id = "getPayout", path = "/v1/payouts/{id}", tag = "Payouts", params(("id" = String, Path)),
     responses((status = 200, body = PayoutView), (status = 404, body = ErrorBody)))]
-pub async fn fetch(
+pub(crate) async fn fetch(
     auth: Authed<PayoutsRead>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,
@@ -117,7 +117,7 @@ pub async fn fetch(
 /// A payout to a client's wallet (`clientId`) or to a wallet given directly.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct CreatePayout {
+pub(crate) struct CreatePayout {
     /// One of clientId / walletAccountId is required; with clientId the client's wallet is used, and
     /// when both are given the wallet must be the client's (else invalid_wallet).
     pub client_id: Option<String>,
@@ -139,7 +139,7 @@ pub struct CreatePayout {
 #[utoipa::path(post, operation_id = "createPayout", path = "/v1/payouts", tag = "Payouts", request_body = CreatePayout,
     params(IdempotencyKeyHeader),
     responses((status = 201, body = PayoutView), (status = 400, body = ErrorBody, description = "checked in this order: missing_recipient, invalid_client, no_wallet, invalid_wallet, invalid_amount, invalid_asset_code, invalid_memo, invalid_asset_issuer; `code` is the first found, and `details` names every bad field with its own code")))]
-pub async fn create(
+pub(crate) async fn create(
     auth: Authed<PayoutsWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -163,7 +163,7 @@ pub async fn create(
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RejectPayout {
+pub(crate) struct RejectPayout {
     /// Why it was refused (optional, at most 500 characters, no control characters but line
     /// breaks).
     pub reason: Option<String>,
@@ -185,7 +185,7 @@ async fn act(
 
 #[utoipa::path(post, operation_id = "approvePayout", path = "/v1/payouts/{id}/approve", tag = "Payouts", params(("id" = String, Path), IdempotencyKeyHeader),
     responses((status = 200, body = PayoutView), (status = 400, body = ErrorBody, description = "cannot_approve"), (status = 403, body = ErrorBody, description = "the key lacks payouts:approve"), (status = 404, body = ErrorBody)))]
-pub async fn approve(
+pub(crate) async fn approve(
     auth: Authed<PayoutsApprove>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -197,7 +197,7 @@ pub async fn approve(
 #[utoipa::path(post, operation_id = "rejectPayout", path = "/v1/payouts/{id}/reject", tag = "Payouts", params(("id" = String, Path), IdempotencyKeyHeader),
     request_body(content = RejectPayout, description = super::doc_types::OPTIONAL_BODY),
     responses((status = 200, body = PayoutView), (status = 400, body = ErrorBody, description = "cannot_reject"), (status = 404, body = ErrorBody)))]
-pub async fn reject(
+pub(crate) async fn reject(
     auth: Authed<PayoutsApprove>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -210,7 +210,7 @@ pub async fn reject(
 
 #[utoipa::path(post, operation_id = "retryPayout", path = "/v1/payouts/{id}/retry", tag = "Payouts", params(("id" = String, Path), IdempotencyKeyHeader),
     responses((status = 200, body = PayoutView), (status = 400, body = ErrorBody, description = "cannot_retry"), (status = 404, body = ErrorBody)))]
-pub async fn retry(
+pub(crate) async fn retry(
     auth: Authed<PayoutsWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -222,7 +222,7 @@ pub async fn retry(
 #[utoipa::path(post, operation_id = "cancelPayout", path = "/v1/payouts/{id}/cancel", tag = "Payouts", params(("id" = String, Path), IdempotencyKeyHeader),
     description = "Calls off an approved payout still waiting for its client to register a wallet (execStatus awaiting_registration): execStatus canceled, cancelReason requested, payout.canceled. Final: it cannot be retried. A disbursement's payout may be canceled alone; the disbursement's counts and status follow.",
     responses((status = 200, body = PayoutView), (status = 400, body = ErrorBody, description = "cannot_cancel: not approved, or not waiting for a registration"), (status = 404, body = ErrorBody)))]
-pub async fn cancel(
+pub(crate) async fn cancel(
     auth: Authed<PayoutsWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -232,11 +232,11 @@ pub async fn cancel(
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct AssetList {
+pub(crate) struct AssetList {
     pub data: Vec<AssetView>,
 }
 
 #[utoipa::path(get, operation_id = "listPayoutAssets", path = "/v1/assets", tag = "Payouts", responses((status = 200, body = AssetList)))]
-pub async fn assets(auth: Authed<PayoutsRead>, State(state): State<AppState>) -> Json<AssetList> {
+pub(crate) async fn assets(auth: Authed<PayoutsRead>, State(state): State<AppState>) -> Json<AssetList> {
     Json(AssetList { data: usable(auth.tenant().env, &state.services.config.live_asset_issuers) })
 }

@@ -32,7 +32,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 /// The same headers as the payment page: nothing frames it, sends it on as a referrer, or
 /// keeps it in a cache.
-pub fn routes() -> Router<AppState> {
+pub(crate) fn routes() -> Router<AppState> {
     page_headers(Router::new().route("/r/{token}", get(page)).route("/r/{token}/{step}", post(submit)))
 }
 
@@ -61,13 +61,13 @@ pub(crate) fn templates() -> &'static Environment<'static> {
 }
 
 #[derive(Deserialize)]
-pub struct PageQuery {
+pub(crate) struct PageQuery {
     pub(crate) lang: Option<String>,
 }
 
 /// The form fields of every step (each step reads its own).
 #[derive(Deserialize, Default)]
-pub struct StepForm {
+pub(crate) struct StepForm {
     #[serde(default)]
     code: String,
     #[serde(default)]
@@ -340,12 +340,12 @@ impl Page<'_> {
     }
 
     /// What the page's links and forms carry after their path: the language, when it was named.
-    pub fn query(&self) -> String {
+    pub(crate) fn query(&self) -> String {
         if self.named { format!("?lang={}", self.lang.code()) } else { String::new() }
     }
 
     /// Where the page is, as a step's redirect goes back to it.
-    pub fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("{}{}", self.base, self.query())
     }
 }

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
-pub fn routes() -> Router<AppState> {
+pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/sandbox/payment-intents/{id}/pay", post(pay))
         .route("/sandbox/messages", get(messages))
@@ -37,7 +37,7 @@ pub fn routes() -> Router<AppState> {
 /// The instant to run an invoice's reminder schedule at.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RemindAt {
+pub(crate) struct RemindAt {
     /// RFC 3339, e.g. three days after an instalment's due date at the organization's
     /// `timeOfDay`.
     #[schema(example = "2027-02-03T14:00:00Z", format = DateTime)]
@@ -46,7 +46,7 @@ pub struct RemindAt {
 
 /// The reminders a run sent.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct RemindersSent {
+pub(crate) struct RemindersSent {
     pub reminders: Vec<ReminderView>,
 }
 
@@ -55,7 +55,7 @@ pub struct RemindersSent {
     request_body = RemindAt,
     responses((status = 200, body = RemindersSent), (status = 400, body = ErrorBody, description = "validation_error: at"),
         (status = 403, body = ErrorBody, description = "a live key, or a key without invoices:write"), (status = 404, body = ErrorBody)))]
-pub async fn remind(
+pub(crate) async fn remind(
     auth: Authed<InvoicesWrite>,
     State(state): State<AppState>,
     // Each reminder is sent once whatever the key; a retry with it answers the first run.
@@ -72,7 +72,7 @@ pub async fn remind(
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SimulatePayment {
+pub(crate) struct SimulatePayment {
     /// How much the simulated customer pays; default: what is still due. Less underpays (the
     /// invoice stays unpaid), more overpays (it is paid and the excess recorded). Positive, at
     /// most 2 decimal places and at most 922337203685.47.
@@ -83,7 +83,7 @@ pub struct SimulatePayment {
 /// A payment recorded on the sandbox ledger.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct SandboxPaymentView {
+pub(crate) struct SandboxPaymentView {
     pub id: String,
     /// SHA-256 of the simulated transaction envelope, hex.
     pub tx_hash: String,
@@ -98,7 +98,7 @@ pub struct SandboxPaymentView {
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct IntentState {
+pub(crate) struct IntentState {
     pub id: String,
     /// active, inactive, expired or paid.
     pub status: String,
@@ -111,7 +111,7 @@ pub struct IntentState {
     request_body(content = SimulatePayment, description = super::doc_types::OPTIONAL_BODY),
     responses((status = 201, body = SandboxPaymentView), (status = 400, body = ErrorBody, description = "cannot_pay (paid, void, inactive, expired or draft) or invalid_amount"),
         (status = 403, body = ErrorBody, description = "a live key, or a key without invoices:write"), (status = 404, body = ErrorBody)))]
-pub async fn pay(
+pub(crate) async fn pay(
     auth: Authed<InvoicesWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -159,7 +159,7 @@ pub async fn pay(
     description = "The emails, SMS and WhatsApp messages sandbox sends and invitations produced, newest first, with their words whole: an invitation's link and a registration code, which `GET /v1/messages`, events, webhooks and the console show as `***`, are readable here so a test can walk a receiver's registration. Needs a sandbox key with scope `sandbox:read` (or `*`).",
     params(PageParams),
     responses((status = 200, body = MessageList), (status = 403, body = ErrorBody, description = "a live key, or a key without sandbox:read")))]
-pub async fn messages(
+pub(crate) async fn messages(
     auth: Authed<SandboxRead>,
     State(state): State<AppState>,
     Pagination(page): Pagination,
@@ -174,7 +174,7 @@ pub async fn messages(
 /// One asset held by the organization's sandbox account.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct BalanceView {
+pub(crate) struct BalanceView {
     pub asset_code: String,
     #[schema(example = "1000000.00")]
     pub balance: String,
@@ -182,7 +182,7 @@ pub struct BalanceView {
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct BalanceList {
+pub(crate) struct BalanceList {
     /// The organization's account on the sandbox network (payouts are paid from it).
     pub account: String,
     pub data: Vec<BalanceView>,
@@ -198,7 +198,7 @@ fn balance_view(account: &str, balances: &[(String, i64)]) -> BalanceList {
 #[utoipa::path(get, operation_id = "getSandboxBalances", path = "/v1/sandbox/balances", tag = "Sandbox",
     description = "The organization's sandbox account and its balances. Needs a sandbox key with scope `payouts:read` (or `*`).",
     responses((status = 200, body = BalanceList, description = "Every asset starts at 1000000.00"), (status = 403, body = ErrorBody, description = "a live key, or a key without payouts:read")))]
-pub async fn balances(auth: Authed<PayoutsRead>, State(state): State<AppState>) -> ApiResult<Json<BalanceList>> {
+pub(crate) async fn balances(auth: Authed<PayoutsRead>, State(state): State<AppState>) -> ApiResult<Json<BalanceList>> {
     let tenant = auth.tenant();
     sandbox_only(tenant)?;
     let balances = state.store.sandbox_balances(tenant).await?;
@@ -207,7 +207,7 @@ pub async fn balances(auth: Authed<PayoutsRead>, State(state): State<AppState>) 
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct TopUp {
+pub(crate) struct TopUp {
     /// One of the sandbox assets: HTG, USD, USDC, USDT, EURC, XLM (case-sensitive).
     #[schema(required = true, nullable = false, example = "USDC")]
     pub asset_code: Option<String>,
@@ -220,7 +220,7 @@ pub struct TopUp {
     description = "Adds to one balance of the organization's sandbox account. Needs a sandbox key with scope `payouts:write` (or `*`).",
     params(IdempotencyKeyHeader),
     responses((status = 200, body = BalanceList), (status = 400, body = ErrorBody, description = "validation_error, invalid_asset_code or invalid_amount"), (status = 403, body = ErrorBody, description = "a live key, or a key without payouts:write")))]
-pub async fn top_up(
+pub(crate) async fn top_up(
     auth: Authed<PayoutsWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,

@@ -20,7 +20,7 @@ use lajan_store::DepositQuery;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-pub fn routes() -> Router<AppState> {
+pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/sep24/info", get(info).options(preflight))
         .route("/sep24/transactions/deposit/interactive", post(deposit).options(preflight))

@@ -25,7 +25,7 @@ use lajan_services::views::settings::{SettingsChangeView, SettingsView};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-pub fn routes() -> Router<AppState> {
+pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/settings", get(fetch).put(update))
         .route("/settings/changes/{id}/confirm", post(confirm))
@@ -37,7 +37,7 @@ pub fn routes() -> Router<AppState> {
 /// with an empty string.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct UpdateSettings {
+pub(crate) struct UpdateSettings {
     #[serde(default, deserialize_with = "not_null")]
     #[schema(nullable = false, value_type = Option<crate::routes::doc_types::Currency>)]
     pub default_currency: Option<String>,
@@ -129,7 +129,7 @@ pub struct UpdateSettings {
 /// A change to the reminder schedule; fields left out keep their value.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct RemindersRequest {
+pub(crate) struct RemindersRequest {
     /// Days from each due date (negative: before), -60 to 90, at most 8; `[]` turns reminders off.
     #[serde(default, deserialize_with = "not_null")]
     #[schema(nullable = false, max_items = 8, value_type = Option<Vec<crate::routes::doc_types::ReminderOffsetDay>>, example = json!([-3, 0, 3, 7]))]
@@ -147,7 +147,7 @@ pub struct RemindersRequest {
 /// A wallet app the registration page suggests to a receiver who has none.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct RecommendedWalletRequest {
+pub(crate) struct RecommendedWalletRequest {
     #[schema(example = "Beans", max_length = 60)]
     pub name: Option<String>,
     /// Where the receiver gets it: an http(s) link.
@@ -168,7 +168,7 @@ pub struct RecommendedWalletRequest {
 #[utoipa::path(get, operation_id = "getSettings", path = "/v1/settings", tag = "Settings",
     description = "The settings, with the change of the approval policy waiting for a second person (pendingChange), if any.",
     responses((status = 200, body = SettingsView)))]
-pub async fn fetch(auth: Authed<SettingsRead>, State(state): State<AppState>) -> ApiResult<Json<SettingsView>> {
+pub(crate) async fn fetch(auth: Authed<SettingsRead>, State(state): State<AppState>) -> ApiResult<Json<SettingsView>> {
     let now = Timestamp::now();
     let settings = state.store.get_settings(auth.tenant()).await?;
     let pending = state.store.pending_settings_change(auth.tenant(), now).await?;
@@ -179,7 +179,7 @@ pub async fn fetch(auth: Authed<SettingsRead>, State(state): State<AppState>) ->
     description = "Changes the fields given; every change writes a settings.updated event naming the key and the previous values. Changing payoutApprovalRequired or requireDistinctApprover (the approval policy) also needs payouts:approve. A change that lets payouts go with fewer people (either turned off) does not apply yet: the answer's pendingChange waits for another key or console user with approval rights to confirm it within 72 hours (settings.change_requested); the other fields of the request apply at once. Where no one else has approval rights it applies at once, and settings.updated says secondPerson none_available.",
     responses((status = 200, body = SettingsView), (status = 400, body = ErrorBody),
         (status = 403, body = ErrorBody, description = "forbidden: the key lacks settings:write, or changes the approval policy without payouts:approve; nothing changed")))]
-pub async fn update(
+pub(crate) async fn update(
     auth: Authed<SettingsWrite>,
     State(state): State<AppState>,
     ApiJson(body): ApiJson<UpdateSettings>,
@@ -243,7 +243,7 @@ fn change_body(change: &SettingsChange) -> Vec<u8> {
     responses((status = 200, body = SettingsChangeView), (status = 400, body = ErrorBody, description = "settings_change_not_pending: it was confirmed, cancelled, replaced or has lapsed"),
         (status = 403, body = ErrorBody, description = "forbidden: the key lacks payouts:approve, or asked for the change itself"),
         (status = 404, body = ErrorBody)))]
-pub async fn confirm(
+pub(crate) async fn confirm(
     auth: Authed<PayoutsApprove>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -259,7 +259,7 @@ pub async fn confirm(
     description = "Cancels a change of the approval policy that waits for a second person (settings.change_cancelled); the settings stay as they are. Needs payouts:approve: the key that asked, or another.",
     responses((status = 200, body = SettingsChangeView), (status = 400, body = ErrorBody, description = "settings_change_not_pending: it was confirmed, cancelled, replaced or has lapsed"),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn cancel(
+pub(crate) async fn cancel(
     auth: Authed<PayoutsApprove>,
     State(state): State<AppState>,
     idempotency: Idempotency,

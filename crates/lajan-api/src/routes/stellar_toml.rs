@@ -15,7 +15,7 @@ use serde::Serialize;
 /// The version of SEP-1 the file follows.
 const SEP1_VERSION: &str = "2.7.0";
 
-pub fn routes() -> Router<AppState> {
+pub(crate) fn routes() -> Router<AppState> {
     Router::new().route("/.well-known/stellar.toml", get(stellar_toml))
 }
 

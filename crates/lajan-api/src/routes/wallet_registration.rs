@@ -23,7 +23,7 @@ use std::net::IpAddr;
 use std::time::Duration;
 use tokio::time::Instant;
 
-pub fn routes() -> Router<AppState> {
+pub(crate) fn routes() -> Router<AppState> {
     page_headers(
         Router::new()
             .route("/wallet-registration/{token}", get(page))

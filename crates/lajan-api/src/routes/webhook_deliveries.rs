@@ -20,7 +20,7 @@ use lajan_services::views::webhooks::{DeliveryAttemptView, DeliveryView};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-pub fn routes() -> Router<AppState> {
+pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/webhook-endpoints/{id}/deliveries", get(list))
         .route("/webhook-endpoints/{id}/deliveries/{delivery_id}", get(fetch))
@@ -29,14 +29,14 @@ pub fn routes() -> Router<AppState> {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct DeliveryList {
+pub(crate) struct DeliveryList {
     pub data: Vec<DeliveryView>,
     pub pagination: PaginationView,
 }
 
 /// A delivery with every attempt, oldest first.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct DeliveryDetail {
+pub(crate) struct DeliveryDetail {
     #[serde(flatten)]
     pub delivery: DeliveryView,
     pub attempts: Vec<DeliveryAttemptView>,
@@ -44,14 +44,14 @@ pub struct DeliveryDetail {
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct DeliveryFilters {
+pub(crate) struct DeliveryFilters {
     /// Only deliveries in this state: `pending`, `delivered` or `failed`.
     #[param(inline, value_type = Option<super::doc_types::DeliveryStatusFilter>)]
     pub status: Option<String>,
 }
 
 /// The endpoint's id and one of its deliveries' ids. Ids are opaque: unreadable ones find nothing.
-pub struct DeliveryPath {
+pub(crate) struct DeliveryPath {
     endpoint_id: String,
     delivery_id: String,
 }
@@ -71,7 +71,7 @@ impl<S: Send + Sync> FromRequestParts<S> for DeliveryPath {
     params(("id" = String, Path), DeliveryFilters, PageParams),
     responses((status = 200, body = DeliveryList), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn list(
+pub(crate) async fn list(
     auth: Authed<WebhookEndpointsRead>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,
@@ -95,7 +95,7 @@ pub async fn list(
     params(("id" = String, Path), ("deliveryId" = String, Path)),
     responses((status = 200, body = DeliveryDetail), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
-pub async fn fetch(
+pub(crate) async fn fetch(
     auth: Authed<WebhookEndpointsRead>,
     State(state): State<AppState>,
     path: DeliveryPath,
@@ -117,7 +117,7 @@ pub async fn fetch(
     responses((status = 202, body = DeliveryView, description = "Due now, with the same webhook-id; one being sent is left to finish"),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
-pub async fn retry(
+pub(crate) async fn retry(
     auth: Authed<WebhookEndpointsWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -132,7 +132,7 @@ pub async fn retry(
 /// The window of a recovery: failed deliveries created from `since` until `until`.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct RecoverDeliveries {
+pub(crate) struct RecoverDeliveries {
     /// RFC 3339, at most 14 days ago.
     #[schema(required = true, nullable = false, format = DateTime, example = "2026-11-20T00:00:00Z")]
     pub since: Option<String>,
@@ -143,7 +143,7 @@ pub struct RecoverDeliveries {
 
 /// How many failed deliveries are due again.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct Recovered {
+pub(crate) struct Recovered {
     pub recovered: u64,
 }
 
@@ -153,7 +153,7 @@ pub struct Recovered {
         (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 413, body = ErrorBody),
         (status = 415, body = ErrorBody), (status = 422, body = ErrorBody)))]
-pub async fn recover(
+pub(crate) async fn recover(
     auth: Authed<WebhookEndpointsWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,

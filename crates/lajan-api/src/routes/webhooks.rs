@@ -20,7 +20,7 @@ use lajan_services::views::webhooks::{CreatedWebhookEndpointView, DeliveryView, 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-pub fn routes() -> Router<AppState> {
+pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/webhook-endpoints", get(list).post(create))
         .route("/webhook-endpoints/{id}", get(fetch).put(update).delete(remove))
@@ -29,7 +29,7 @@ pub fn routes() -> Router<AppState> {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct WebhookEndpointList {
+pub(crate) struct WebhookEndpointList {
     pub data: Vec<WebhookEndpointView>,
     pub pagination: PaginationView,
 }
@@ -37,7 +37,7 @@ pub struct WebhookEndpointList {
 /// A new endpoint. `url` and `events` are required; it is enabled unless `enabled` is false.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct CreateWebhookEndpoint {
+pub(crate) struct CreateWebhookEndpoint {
     /// An absolute `https` (or `http`) URL, at most 2,048 characters; else 400 `invalid_url`.
     #[schema(
         required = true,
@@ -61,7 +61,7 @@ pub struct CreateWebhookEndpoint {
 /// `enabled: true` turns a disabled endpoint back on.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct UpdateWebhookEndpoint {
+pub(crate) struct UpdateWebhookEndpoint {
     #[serde(default, deserialize_with = "nullable")]
     #[schema(value_type = Option<String>, nullable = false, pattern = r"^[Hh][Tt][Tt][Pp][Ss]?://([A-Za-z0-9._~!$&'()*+,;=:%-]+@)?(([A-Za-z0-9-]+\.)*[A-Za-z0-9-]*[A-Za-z][A-Za-z0-9-]*\.?|(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3})(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?([/?#][^\s\x00-\x1F\x7F-\x9F]*)?$", max_length = 2048)]
     pub url: Option<Option<String>>,
@@ -78,7 +78,7 @@ pub struct UpdateWebhookEndpoint {
 
 #[utoipa::path(get, operation_id = "listWebhookEndpoints", path = "/v1/webhook-endpoints", tag = "Webhook endpoints", params(PageParams),
     responses((status = 200, body = WebhookEndpointList), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
-pub async fn list(
+pub(crate) async fn list(
     auth: Authed<WebhookEndpointsRead>,
     State(state): State<AppState>,
     Pagination(page): Pagination,
@@ -94,7 +94,7 @@ pub async fn list(
         (status = 400, body = ErrorBody, description = "validation_error, invalid_url or invalid_events"), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 409, body = ErrorBody), (status = 413, body = ErrorBody),
         (status = 415, body = ErrorBody), (status = 422, body = ErrorBody)))]
-pub async fn create(
+pub(crate) async fn create(
     auth: Authed<WebhookEndpointsWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -110,7 +110,7 @@ pub async fn create(
 
 #[utoipa::path(get, operation_id = "getWebhookEndpoint", path = "/v1/webhook-endpoints/{id}", tag = "Webhook endpoints", params(("id" = String, Path)),
     responses((status = 200, body = WebhookEndpointView), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn fetch(
+pub(crate) async fn fetch(
     auth: Authed<WebhookEndpointsRead>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,
@@ -128,7 +128,7 @@ pub async fn fetch(
     responses((status = 200, body = WebhookEndpointView), (status = 400, body = ErrorBody, description = "validation_error, invalid_url or invalid_events"),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 413, body = ErrorBody), (status = 415, body = ErrorBody)))]
-pub async fn update(
+pub(crate) async fn update(
     auth: Authed<WebhookEndpointsWrite>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,
@@ -159,7 +159,7 @@ pub async fn update(
 
 #[utoipa::path(delete, operation_id = "deleteWebhookEndpoint", path = "/v1/webhook-endpoints/{id}", tag = "Webhook endpoints", params(("id" = String, Path)),
     responses((status = 200, body = Deleted), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn remove(
+pub(crate) async fn remove(
     auth: Authed<WebhookEndpointsWrite>,
     State(state): State<AppState>,
     ResourceId(id): ResourceId,
@@ -172,7 +172,7 @@ pub async fn remove(
     responses((status = 202, body = DeliveryView, description = "A webhook_endpoint.test event, queued for this endpoint alone"),
         (status = 400, body = ErrorBody, description = "endpoint_disabled"), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
-pub async fn send_test(
+pub(crate) async fn send_test(
     auth: Authed<WebhookEndpointsWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,
@@ -188,7 +188,7 @@ pub async fn send_test(
     responses((status = 200, body = CreatedWebhookEndpointView, description = "The endpoint with its new secret, shown this once; for 24 h every delivery is signed with both"),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
-pub async fn rotate_secret(
+pub(crate) async fn rotate_secret(
     auth: Authed<WebhookEndpointsWrite>,
     State(state): State<AppState>,
     idempotency: Idempotency,

@@ -41,20 +41,20 @@ stale = verdict(case["body"], case["headers"])
 json.dump({"genuine": genuine, "tampered": tampered, "stale": stale}, sys.stdout)
 "#;
 
-pub fn skip(reason: &str) {
+pub(crate) fn skip(reason: &str) {
     skip_unless_required("LAJAN_REQUIRE_STANDARD_WEBHOOKS", "the standardwebhooks library", reason);
 }
 
 /// Skips a check whose Python library (`library`) could not be had, saying why; a failure when
 /// CI's `required` variable is set.
-pub fn skip_unless_required(required: &str, library: &str, reason: &str) {
+pub(crate) fn skip_unless_required(required: &str, library: &str, reason: &str) {
     if std::env::var_os(required).is_some() {
         panic!("{required} is set but {library} is unavailable: {reason}");
     }
     eprintln!("SKIPPED the check with {library}: {reason} (set {required}=1 to make this a failure)");
 }
 
-pub fn run(cmd: &mut Command) -> Result<(), String> {
+pub(crate) fn run(cmd: &mut Command) -> Result<(), String> {
     let out = cmd.output().map_err(|e| format!("could not run {cmd:?}: {e}"))?;
     out.status
         .success()
@@ -63,13 +63,13 @@ pub fn run(cmd: &mut Command) -> Result<(), String> {
 }
 
 /// The venv's python with the pinned library importable, made on first use.
-pub fn ensure_library() -> Result<PathBuf, String> {
+pub(crate) fn ensure_library() -> Result<PathBuf, String> {
     ensure_pypi("standardwebhooks", LIBRARY_VERSION)
 }
 
 /// A python with `package==version` from PyPI importable, in `target/<package>-venv`, made on
 /// first use.
-pub fn ensure_pypi(package: &str, version: &str) -> Result<PathBuf, String> {
+pub(crate) fn ensure_pypi(package: &str, version: &str) -> Result<PathBuf, String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("crate sits two levels below the root");
     let target = root.join("target");
     std::fs::create_dir_all(&target).map_err(|e| format!("cannot create {}: {e}", target.display()))?;
@@ -116,7 +116,7 @@ for case in json.load(sys.stdin):
 json.dump(said, sys.stdout)
 "#;
 
-pub fn headers_of(delivery: &ReceivedWebhook) -> Value {
+pub(crate) fn headers_of(delivery: &ReceivedWebhook) -> Value {
     ["webhook-id", "webhook-timestamp", "webhook-signature"]
         .into_iter()
         .map(|name| (name.to_owned(), Value::from(delivery.header(name))))
@@ -124,13 +124,13 @@ pub fn headers_of(delivery: &ReceivedWebhook) -> Value {
         .into()
 }
 
-pub fn body_of(delivery: &ReceivedWebhook) -> String {
+pub(crate) fn body_of(delivery: &ReceivedWebhook) -> String {
     String::from_utf8(delivery.body.to_vec()).expect("a UTF-8 body")
 }
 
 /// Runs `command` with `input` on stdin and answers the JSON it prints; fails the test when it
 /// fails, with what it said on stderr.
-pub fn run_json(command: &mut Command, input: &Value) -> Value {
+pub(crate) fn run_json(command: &mut Command, input: &Value) -> Value {
     let mut child =
         command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("start the process");
     child.stdin.take().expect("stdin").write_all(input.to_string().as_bytes()).expect("write its input");
@@ -140,7 +140,7 @@ pub fn run_json(command: &mut Command, input: &Value) -> Value {
 }
 
 /// Runs `script` with `input` on stdin and answers the JSON it prints.
-pub fn run_python(python: &Path, script: &str, input: &Value) -> Value {
+pub(crate) fn run_python(python: &Path, script: &str, input: &Value) -> Value {
     run_json(Command::new(python).args(["-c", script]), input)
 }
 

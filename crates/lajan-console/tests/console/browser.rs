@@ -8,10 +8,10 @@ use reqwest::Response;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-pub const PASSWORD: &str = "correct horse battery";
+pub(crate) const PASSWORD: &str = "correct horse battery";
 
 /// Creates a console user of `org_id` (the app's organization when `None`) with [`PASSWORD`].
-pub async fn user(app: &TestApp, org_id: Option<&str>, email: &str, role: Role) -> lajan_domain::user::User {
+pub(crate) async fn user(app: &TestApp, org_id: Option<&str>, email: &str, role: Role) -> lajan_domain::user::User {
     let org_id = org_id.unwrap_or(&app.org.id);
     let (user, hash) =
         lajan_services::users::new_user((org_id, None), email, role, None, PASSWORD, false).expect("a valid user");
@@ -19,7 +19,7 @@ pub async fn user(app: &TestApp, org_id: Option<&str>, email: &str, role: Role) 
     user
 }
 
-pub struct Browser {
+pub(crate) struct Browser {
     http: reqwest::Client,
     base: String,
     /// What `Origin` says on the forms it posts (the console's own, unless a test says not).
@@ -28,18 +28,18 @@ pub struct Browser {
 }
 
 impl Browser {
-    pub fn new(app: &TestApp) -> Browser {
+    pub(crate) fn new(app: &TestApp) -> Browser {
         Browser::speaking(app, "en-US,en;q=0.9")
     }
 
     /// A browser whose `Accept-Language` is `languages`.
-    pub fn speaking(app: &TestApp, languages: &str) -> Browser {
+    pub(crate) fn speaking(app: &TestApp, languages: &str) -> Browser {
         Browser::with_headers(app, &[("accept-language", languages)])
     }
 
     /// A browser at `address` behind the proxy the test server runs behind (its requests say
     /// `X-Forwarded-For: address`; believed only where loopback is a trusted proxy).
-    pub fn at(app: &TestApp, address: &str) -> Browser {
+    pub(crate) fn at(app: &TestApp, address: &str) -> Browser {
         Browser::with_headers(app, &[("accept-language", "en"), ("x-forwarded-for", address)])
     }
 
@@ -57,11 +57,11 @@ impl Browser {
         Browser { http, origin: Some(base.clone()), base, cookies: Mutex::default() }
     }
 
-    pub fn cookie(&self, name: &str) -> Option<String> {
+    pub(crate) fn cookie(&self, name: &str) -> Option<String> {
         self.cookies.lock().unwrap().get(name).cloned()
     }
 
-    pub fn set_cookie(&self, name: &str, value: &str) {
+    pub(crate) fn set_cookie(&self, name: &str, value: &str) {
         self.cookies.lock().unwrap().insert(name.into(), value.into());
     }
 
@@ -83,7 +83,7 @@ impl Browser {
         }
     }
 
-    pub async fn get(&self, path: &str) -> Response {
+    pub(crate) async fn get(&self, path: &str) -> Response {
         let r = self
             .http
             .get(format!("{}{path}", self.base))
@@ -96,7 +96,7 @@ impl Browser {
     }
 
     /// Posts a form as the console's own page would (with [`Browser::origin`]).
-    pub async fn post(&self, path: &str, fields: &[(&str, &str)]) -> Response {
+    pub(crate) async fn post(&self, path: &str, fields: &[(&str, &str)]) -> Response {
         let mut request =
             self.http.post(format!("{}{path}", self.base)).header("cookie", self.cookie_header()).form(fields);
         if let Some(origin) = &self.origin {
@@ -109,7 +109,7 @@ impl Browser {
 
     /// Posts a form with a file (`multipart/form-data`, the file as the field `file`), as the
     /// console's own page would.
-    pub async fn upload(&self, path: &str, fields: &[(&str, &str)], file: &[u8]) -> Response {
+    pub(crate) async fn upload(&self, path: &str, fields: &[(&str, &str)], file: &[u8]) -> Response {
         let boundary = "lajan-test-boundary-5f1d2c";
         let mut body = Vec::new();
         for (name, value) in fields {
@@ -137,14 +137,14 @@ impl Browser {
     }
 
     /// Opens the sign-in form and posts `email` and `password` with its CSRF value.
-    pub async fn sign_in(&self, email: &str, password: &str) -> Response {
+    pub(crate) async fn sign_in(&self, email: &str, password: &str) -> Response {
         let form = self.get("/console/sign-in").await.text().await.expect("the form");
         let csrf = csrf_of(&form);
         self.post("/console/sign-in", &[("email", email), ("password", password), ("csrf", &csrf)]).await
     }
 
     /// Signs in and expects to land on the dashboard.
-    pub async fn signed_in(app: &TestApp, email: &str) -> Browser {
+    pub(crate) async fn signed_in(app: &TestApp, email: &str) -> Browser {
         let browser = Browser::new(app);
         let r = browser.sign_in(email, PASSWORD).await;
         assert_eq!((r.status().as_u16(), location(&r)), (303, "/console".to_owned()), "signed in as {email}");
@@ -152,18 +152,18 @@ impl Browser {
     }
 
     /// The CSRF value the dashboard's forms carry.
-    pub async fn csrf(&self) -> String {
+    pub(crate) async fn csrf(&self) -> String {
         csrf_of(&self.get("/console").await.text().await.expect("the dashboard"))
     }
 }
 
 /// The value of the first hidden `csrf` field in a page.
-pub fn csrf_of(html: &str) -> String {
+pub(crate) fn csrf_of(html: &str) -> String {
     let marker = "name=\"csrf\" value=\"";
     let start = html.find(marker).unwrap_or_else(|| panic!("no csrf field in {html}")) + marker.len();
     html[start..].split('"').next().expect("a value").to_owned()
 }
 
-pub fn location(r: &Response) -> String {
+pub(crate) fn location(r: &Response) -> String {
     r.headers().get("location").map(|v| v.to_str().expect("ascii").to_owned()).unwrap_or_default()
 }

@@ -75,7 +75,7 @@ fn closed() -> StoreError {
 /// The read-only connections: taken by one statement or one read transaction at a time and
 /// put back; opened when none is idle.
 #[derive(Debug)]
-pub struct ReadPool {
+pub(super) struct ReadPool {
     path: PathBuf,
     idle: Mutex<Vec<LiteConn>>,
     keep: usize,
@@ -120,12 +120,12 @@ impl ReadPool {
     }
 
     /// A reader for several statements, each committed on its own.
-    pub async fn acquire(&self) -> StoreResult<Reader<'_>> {
+    pub(super) async fn acquire(&self) -> StoreResult<Reader<'_>> {
         Ok(Reader { pool: self, conn: Some(self.take()?), in_transaction: false })
     }
 
     /// A read transaction: every statement in it sees the database as of its first read.
-    pub async fn begin(&self) -> StoreResult<Reader<'_>> {
+    pub(super) async fn begin(&self) -> StoreResult<Reader<'_>> {
         let tx = Reader { pool: self, conn: Some(self.take()?), in_transaction: true };
         tx.raw().execute_batch("BEGIN")?;
         Ok(tx)
@@ -144,7 +144,7 @@ impl<'e> Exec<'e> for &'e ReadPool {
 /// A reader held for several statements, or for a read transaction; put back when dropped
 /// (the transaction ended first).
 #[derive(Debug)]
-pub struct Reader<'p> {
+pub(super) struct Reader<'p> {
     pool: &'p ReadPool,
     conn: Option<LiteConn>,
     in_transaction: bool,
@@ -189,13 +189,13 @@ struct Batch {
 
 /// Commits made and the units they carried, since the store opened.
 #[derive(Debug, Default)]
-pub struct CommitCounts {
+pub(super) struct CommitCounts {
     pub commits: AtomicU64,
     pub units: AtomicU64,
 }
 
 #[derive(Debug)]
-pub struct Writer {
+pub(super) struct Writer {
     /// `None` once the store is closed.
     conn: Option<LiteConn>,
     batch: Option<Batch>,
@@ -241,7 +241,7 @@ impl Writer {
 
 /// The one writer and its queue.
 #[derive(Debug)]
-pub struct WriteEngine {
+pub(super) struct WriteEngine {
     writer: Arc<tokio::sync::Mutex<Writer>>,
     /// Units waiting for the writer.
     queued: AtomicUsize,
@@ -286,7 +286,7 @@ impl WriteEngine {
     }
 
     /// Takes the writer, opens the batch if none is open, and starts the unit's savepoint.
-    pub async fn begin(self: &Arc<Self>) -> StoreResult<WriteTx> {
+    pub(super) async fn begin(self: &Arc<Self>) -> StoreResult<WriteTx> {
         self.queued.fetch_add(1, Ordering::SeqCst);
         let in_queue = InQueue(&self.queued);
         let mut writer = self.writer.clone().lock_owned().await;
@@ -389,7 +389,7 @@ async fn committer(engine: Weak<WriteEngine>, wake: Arc<Notify>) {
 
 /// A unit of work on the writer: its savepoint, undone when dropped without `commit`.
 #[derive(Debug)]
-pub struct WriteTx {
+pub(super) struct WriteTx {
     writer: Option<OwnedMutexGuard<Writer>>,
     engine: Arc<WriteEngine>,
 }
@@ -401,7 +401,7 @@ impl WriteTx {
 
     /// Keeps the unit: releases its savepoint into the batch and returns once the batch is
     /// committed (or fails with the batch).
-    pub async fn commit(mut self) -> StoreResult<()> {
+    pub(super) async fn commit(mut self) -> StoreResult<()> {
         let Some(mut writer) = self.writer.take() else { return Err(closed()) };
         if let Err(e) = writer.conn()?.execute_batch("RELEASE unit") {
             writer.roll_back_unit();

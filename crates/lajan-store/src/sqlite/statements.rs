@@ -19,7 +19,7 @@ const STATEMENT_CACHE: usize = 512;
 
 /// A SQLite connection of the engine, held by one unit of work at a time.
 #[derive(Debug)]
-pub struct LiteConn {
+pub(super) struct LiteConn {
     conn: rusqlite::Connection,
     /// The column names of each statement that returned rows, by its SQL: every row shares them,
     /// and a statement's next run needs no new copy.
@@ -38,7 +38,7 @@ impl LiteConn {
 }
 
 /// Where a statement runs: a unit of work's connection, or any idle reader.
-pub trait Exec<'e> {
+pub(super) trait Exec<'e> {
     fn run<R>(self, f: impl FnOnce(&mut LiteConn) -> rusqlite::Result<R>) -> rusqlite::Result<R>;
 }
 
@@ -50,17 +50,17 @@ impl<'e> Exec<'e> for &'e mut LiteConn {
 
 /// What a statement changed.
 #[derive(Debug, Clone, Copy)]
-pub struct Done(u64);
+pub(super) struct Done(u64);
 
 impl Done {
-    pub fn rows_affected(&self) -> u64 {
+    pub(super) fn rows_affected(&self) -> u64 {
         self.0
     }
 }
 
 /// A result row: its values, read by column name or position like sqlx's `Row::try_get`.
 #[derive(Debug)]
-pub struct LiteRow {
+pub(super) struct LiteRow {
     columns: Arc<[String]>,
     values: Vec<Value>,
     /// The column after the last one read by name: the areas read a row's columns mostly in
@@ -69,7 +69,7 @@ pub struct LiteRow {
 }
 
 /// A column named or numbered.
-pub trait ColumnIndex {
+pub(super) trait ColumnIndex {
     /// Its position among `columns`; `likely` is where a name is looked for first.
     fn index_in(&self, columns: &[String], likely: usize) -> rusqlite::Result<usize>;
 }
@@ -90,7 +90,7 @@ impl ColumnIndex for usize {
 }
 
 impl LiteRow {
-    pub fn try_get<T: FromSql, I: ColumnIndex>(&self, column: I) -> rusqlite::Result<T> {
+    pub(super) fn try_get<T: FromSql, I: ColumnIndex>(&self, column: I) -> rusqlite::Result<T> {
         let index = column.index_in(&self.columns, self.next.get())?;
         self.next.set(index + 1);
         let value = self.values.get(index).ok_or(rusqlite::Error::InvalidColumnIndex(index))?;
@@ -105,7 +105,7 @@ impl LiteRow {
 
 /// One statement and its arguments, as `sqlx::query` builds it.
 #[derive(Debug)]
-pub struct Query<'q> {
+pub(super) struct Query<'q> {
     sql: &'q str,
     args: Vec<Value>,
     /// Whether the placeholders are `?1, ?2, ...` in the order of the arguments (a builder's),
@@ -116,7 +116,7 @@ pub struct Query<'q> {
     bad_arg: Option<rusqlite::Error>,
 }
 
-pub fn query(sql: &str) -> Query<'_> {
+pub(super) fn query(sql: &str) -> Query<'_> {
     Query { sql, args: Vec::new(), in_order: false, bad_arg: None }
 }
 
@@ -145,12 +145,12 @@ impl Columns<'_> {
 
 /// A statement whose answer is its first column, as `sqlx::query_scalar` builds it.
 #[derive(Debug)]
-pub struct Scalar<'q, O> {
+pub(super) struct Scalar<'q, O> {
     inner: Query<'q>,
     out: PhantomData<fn() -> O>,
 }
 
-pub fn query_scalar<O>(sql: &str) -> Scalar<'_, O> {
+pub(super) fn query_scalar<O>(sql: &str) -> Scalar<'_, O> {
     Scalar { inner: query(sql), out: PhantomData }
 }
 
@@ -166,7 +166,7 @@ fn owned(value: &dyn ToSql) -> rusqlite::Result<Value> {
 }
 
 impl<'q> Query<'q> {
-    pub fn bind<T: ToSql>(mut self, value: T) -> Self {
+    pub(super) fn bind<T: ToSql>(mut self, value: T) -> Self {
         self.push_arg(&value);
         self
     }
@@ -240,7 +240,7 @@ impl<'q> Query<'q> {
         })
     }
 
-    pub async fn execute<'e>(self, ex: impl Exec<'e>) -> rusqlite::Result<Done> {
+    pub(super) async fn execute<'e>(self, ex: impl Exec<'e>) -> rusqlite::Result<Done> {
         self.run(ex, |_, conn, stmt| {
             // Stepping to the end runs the statement whether or not it returns rows (RETURNING).
             let mut rows = stmt.raw_query();
@@ -249,34 +249,34 @@ impl<'q> Query<'q> {
         })
     }
 
-    pub async fn fetch_all<'e>(self, ex: impl Exec<'e>) -> rusqlite::Result<Vec<LiteRow>> {
+    pub(super) async fn fetch_all<'e>(self, ex: impl Exec<'e>) -> rusqlite::Result<Vec<LiteRow>> {
         self.read_all(ex, usize::MAX)
     }
 
-    pub async fn fetch_optional<'e>(self, ex: impl Exec<'e>) -> rusqlite::Result<Option<LiteRow>> {
+    pub(super) async fn fetch_optional<'e>(self, ex: impl Exec<'e>) -> rusqlite::Result<Option<LiteRow>> {
         Ok(self.read_all(ex, 1)?.pop())
     }
 
-    pub async fn fetch_one<'e>(self, ex: impl Exec<'e>) -> rusqlite::Result<LiteRow> {
+    pub(super) async fn fetch_one<'e>(self, ex: impl Exec<'e>) -> rusqlite::Result<LiteRow> {
         self.read_all(ex, 1)?.pop().ok_or(rusqlite::Error::QueryReturnedNoRows)
     }
 }
 
 impl<'q, O: FromSql> Scalar<'q, O> {
-    pub fn bind<T: ToSql>(mut self, value: T) -> Self {
+    pub(super) fn bind<T: ToSql>(mut self, value: T) -> Self {
         self.inner.push_arg(&value);
         self
     }
 
-    pub async fn fetch_all<'e>(self, ex: impl Exec<'e>) -> rusqlite::Result<Vec<O>> {
+    pub(super) async fn fetch_all<'e>(self, ex: impl Exec<'e>) -> rusqlite::Result<Vec<O>> {
         self.inner.read_all(ex, usize::MAX)?.iter().map(|row| row.try_get(0)).collect()
     }
 
-    pub async fn fetch_optional<'e>(self, ex: impl Exec<'e>) -> rusqlite::Result<Option<O>> {
+    pub(super) async fn fetch_optional<'e>(self, ex: impl Exec<'e>) -> rusqlite::Result<Option<O>> {
         self.inner.read_all(ex, 1)?.first().map(|row| row.try_get(0)).transpose()
     }
 
-    pub async fn fetch_one<'e>(self, ex: impl Exec<'e>) -> rusqlite::Result<O> {
+    pub(super) async fn fetch_one<'e>(self, ex: impl Exec<'e>) -> rusqlite::Result<O> {
         self.fetch_optional(ex).await?.ok_or(rusqlite::Error::QueryReturnedNoRows)
     }
 }
@@ -284,35 +284,35 @@ impl<'q, O: FromSql> Scalar<'q, O> {
 /// A statement assembled piece by piece, as `sqlx::QueryBuilder` does: text, and arguments
 /// whose placeholders (`?N`) it writes itself.
 #[derive(Debug)]
-pub struct QueryBuilder<'a> {
+pub(super) struct QueryBuilder<'a> {
     sql: String,
     args: Query<'static>,
     lifetime: PhantomData<&'a ()>,
 }
 
 impl<'a> QueryBuilder<'a> {
-    pub fn new(start: impl Into<String>) -> Self {
+    pub(super) fn new(start: impl Into<String>) -> Self {
         QueryBuilder { sql: start.into(), args: query(""), lifetime: PhantomData }
     }
 
-    pub fn push(&mut self, text: impl Display) -> &mut Self {
+    pub(super) fn push(&mut self, text: impl Display) -> &mut Self {
         use std::fmt::Write;
         let _ = write!(self.sql, "{text}");
         self
     }
 
-    pub fn push_bind<T: ToSql>(&mut self, value: T) -> &mut Self {
+    pub(super) fn push_bind<T: ToSql>(&mut self, value: T) -> &mut Self {
         self.args.push_arg(&value);
         let n = self.args.args.len();
         self.push(format_args!("?{n}"))
     }
 
-    pub fn separated(&mut self, separator: &'static str) -> Separated<'_, 'a> {
+    pub(super) fn separated(&mut self, separator: &'static str) -> Separated<'_, 'a> {
         Separated { builder: self, separator, first: true }
     }
 
     /// ` VALUES (..), (..)`: one parenthesised tuple per item, filled by `tuple`.
-    pub fn push_values<I: IntoIterator>(&mut self, items: I, mut tuple: impl FnMut(Separated<'_, 'a>, I::Item)) {
+    pub(super) fn push_values<I: IntoIterator>(&mut self, items: I, mut tuple: impl FnMut(Separated<'_, 'a>, I::Item)) {
         self.push(" VALUES ");
         for (i, item) in items.into_iter().enumerate() {
             if i > 0 {
@@ -324,19 +324,19 @@ impl<'a> QueryBuilder<'a> {
         }
     }
 
-    pub fn build(&mut self) -> Query<'_> {
+    pub(super) fn build(&mut self) -> Query<'_> {
         let args = std::mem::replace(&mut self.args, query(""));
         Query { sql: &self.sql, args: args.args, in_order: true, bad_arg: args.bad_arg }
     }
 
-    pub fn build_query_scalar<O>(&mut self) -> Scalar<'_, O> {
+    pub(super) fn build_query_scalar<O>(&mut self) -> Scalar<'_, O> {
         Scalar { inner: self.build(), out: PhantomData }
     }
 }
 
 /// Pieces of a builder joined by a separator, as sqlx's `Separated`.
 #[derive(Debug)]
-pub struct Separated<'b, 'a> {
+pub(super) struct Separated<'b, 'a> {
     builder: &'b mut QueryBuilder<'a>,
     separator: &'static str,
     first: bool,
@@ -350,7 +350,7 @@ impl Separated<'_, '_> {
         self.first = false;
     }
 
-    pub fn push_bind<T: ToSql>(&mut self, value: T) -> &mut Self {
+    pub(super) fn push_bind<T: ToSql>(&mut self, value: T) -> &mut Self {
         self.separate();
         self.builder.push_bind(value);
         self

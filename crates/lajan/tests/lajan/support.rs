@@ -10,12 +10,12 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-pub fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 /// Waits (30 s at most) until something accepts connections on `port`, the process `what` names.
-pub fn wait_until_accepting(port: u16, what: &str) {
+pub(crate) fn wait_until_accepting(port: u16, what: &str) {
     let started = Instant::now();
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
         assert!(started.elapsed() < Duration::from_secs(30), "{what} did not start");
@@ -23,7 +23,7 @@ pub fn wait_until_accepting(port: u16, what: &str) {
     }
 }
 
-pub struct Serve {
+pub(crate) struct Serve {
     child: Option<Child>,
     lines: Receiver<String>,
     seen: Vec<String>,
@@ -33,18 +33,18 @@ pub struct Serve {
 impl Serve {
     /// Starts `serve` on `port` over `dir/serve.db` with extra environment, and waits until it
     /// accepts connections.
-    pub fn start(dir: &Path, port: u16, env: &[(&str, &str)]) -> Serve {
+    pub(crate) fn start(dir: &Path, port: u16, env: &[(&str, &str)]) -> Serve {
         Serve::start_on(&format!("sqlite://{}", dir.join("serve.db").display()), port, env)
     }
 
     /// Starts `serve` on `port` over the database `url` names (SQLite or PostgreSQL).
-    pub fn start_on(url: &str, port: u16, env: &[(&str, &str)]) -> Serve {
+    pub(crate) fn start_on(url: &str, port: u16, env: &[(&str, &str)]) -> Serve {
         Serve::run(url, &["serve"], Some(port), env)
     }
 
     /// Starts `lajan <args>` over the database `url`; with `port`, listening there (and waits
     /// until it accepts connections), without, as a worker (and waits until it says it runs).
-    pub fn run(url: &str, args: &[&str], port: Option<u16>, env: &[(&str, &str)]) -> Serve {
+    pub(crate) fn run(url: &str, args: &[&str], port: Option<u16>, env: &[(&str, &str)]) -> Serve {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_lajan"));
         cmd.args(args)
             .env("LAJAN_DATABASE_URL", url)
@@ -86,7 +86,7 @@ impl Serve {
     }
 
     /// Waits for a stderr line matching `pred` (lines seen earlier count too).
-    pub fn wait_for_line(&mut self, pred: impl Fn(&str) -> bool, timeout: Duration) -> Option<String> {
+    pub(crate) fn wait_for_line(&mut self, pred: impl Fn(&str) -> bool, timeout: Duration) -> Option<String> {
         if let Some(found) = self.seen.iter().find(|l| pred(l)) {
             return Some(found.clone());
         }
@@ -106,7 +106,7 @@ impl Serve {
     }
 
     /// Waits until `count` stderr lines (seen earlier or now) match `pred`; says whether they did.
-    pub fn wait_for_lines(&mut self, pred: impl Fn(&str) -> bool, count: usize, timeout: Duration) -> bool {
+    pub(crate) fn wait_for_lines(&mut self, pred: impl Fn(&str) -> bool, count: usize, timeout: Duration) -> bool {
         let deadline = Instant::now() + timeout;
         loop {
             if self.seen.iter().filter(|l| pred(l)).count() >= count {
@@ -121,7 +121,7 @@ impl Serve {
     }
 
     /// Every stderr line printed so far.
-    pub fn lines_so_far(&mut self) -> Vec<String> {
+    pub(crate) fn lines_so_far(&mut self) -> Vec<String> {
         while let Ok(line) = self.lines.try_recv() {
             self.seen.push(line);
         }
@@ -129,14 +129,14 @@ impl Serve {
     }
 
     /// The sandbox key a first start prints.
-    pub fn sandbox_key(&mut self) -> String {
+    pub(crate) fn sandbox_key(&mut self) -> String {
         let line =
             self.wait_for_line(|l| l.contains("sk_test_"), Duration::from_secs(10)).expect("a sandbox key on stderr");
         line.split_whitespace().find(|w| w.starts_with("sk_test_")).unwrap().to_owned()
     }
 
     /// Kills the process with SIGKILL, as a crash would.
-    pub fn kill9(mut self) {
+    pub(crate) fn kill9(mut self) {
         if let Some(mut child) = self.child.take() {
             let _ = child.kill();
             let _ = child.wait();
@@ -144,20 +144,20 @@ impl Serve {
     }
 
     /// Stops the process with SIGTERM and checks it exits cleanly.
-    pub fn terminate(self) {
+    pub(crate) fn terminate(self) {
         self.send_term();
         self.exits_cleanly();
     }
 
     /// Sends SIGTERM, leaving the process to stop.
     #[allow(dead_code)] // not every test binary stops a process halfway
-    pub fn send_term(&self) {
+    pub(crate) fn send_term(&self) {
         let Some(child) = self.child.as_ref() else { return };
         assert!(Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success());
     }
 
     /// Waits (10 s at most) for the process to exit 0.
-    pub fn exits_cleanly(mut self) {
+    pub(crate) fn exits_cleanly(mut self) {
         let Some(mut child) = self.child.take() else { return };
         let started = Instant::now();
         loop {
