@@ -129,6 +129,10 @@ async fn server_version(admin: &PgStore) -> i64 {
     version.parse().unwrap_or(0)
 }
 
+/// The advisory lock that serializes building the template: "lajantmp" in ASCII, beside the
+/// store's own bootstrap lock ("lajan" and a number).
+const TEMPLATE_LOCK: i64 = 0x6c61_6a61_6e74_6d70;
+
 /// The migrated PostgreSQL template database, made once per set of migrations by whichever
 /// test needs it first (under an advisory lock, migrated under another name and renamed when
 /// done, so no copy is taken of half of it).
@@ -145,8 +149,7 @@ async fn postgres_template(admin: &PgStore, url: &str) -> String {
         return template;
     }
     let mut lock = admin.pool.acquire().await.expect("a connection for the template's lock");
-    // The key: "lajan-template" as bytes, so no other lock of this server is taken by mistake.
-    sqlx::query("SELECT pg_advisory_lock(7809643245024306)").execute(&mut *lock).await.expect("lock");
+    sqlx::query("SELECT pg_advisory_lock($1)").bind(TEMPLATE_LOCK).execute(&mut *lock).await.expect("lock");
     if !exists(template.clone()).await {
         let building = format!("{template}_building");
         sqlx::query(&format!("DROP DATABASE IF EXISTS {building} WITH (FORCE)"))
@@ -162,7 +165,7 @@ async fn postgres_template(admin: &PgStore, url: &str) -> String {
             .await
             .expect("put the PostgreSQL template in place");
     }
-    sqlx::query("SELECT pg_advisory_unlock(7809643245024306)").execute(&mut *lock).await.expect("unlock");
+    sqlx::query("SELECT pg_advisory_unlock($1)").bind(TEMPLATE_LOCK).execute(&mut *lock).await.expect("unlock");
     template
 }
 
