@@ -264,21 +264,8 @@ live_test!(a_timeout_resubmits_the_identical_envelope_and_pays_once, 60, |live| 
 live_test!(a_crash_after_submitting_is_reconciled_by_hash, 60, |live| {
     let id = live.approved_payout(WALLET, "5").await;
     // What an executor does up to the submission, then it dies before recording anything.
-    let store = live.app.store();
     let now = Timestamp::now();
-    let claimed = store.claim_payouts(now, 120_000, 10, Environment::Live).await.unwrap();
-    let ledger = live.app.workers().services().live_ledger().unwrap();
-    let lajan_ledger::Transaction { hash, envelope } = ledger.build(&claimed.payouts[0], None, None).await.unwrap();
-    store
-        .start_attempt(
-            &id,
-            &claimed.lease,
-            NewAttempt { tx_hash: &hash, envelope: &envelope, channel_account: None },
-            now,
-        )
-        .await
-        .unwrap()
-        .unwrap();
+    let lajan_ledger::Transaction { hash, envelope } = built_and_recorded(live, &id, now).await;
     let horizon = lajan_ledger::horizon::HorizonClient::new(live.net.url(), std::time::Duration::from_secs(5)).unwrap();
     horizon.submit(&envelope).await.unwrap();
     // Still leased: nobody touches it.
@@ -295,21 +282,8 @@ live_test!(a_crash_after_submitting_is_reconciled_by_hash, 60, |live| {
 
 live_test!(a_stored_transaction_whose_sequence_was_taken_is_replaced_after_max_time, 2, |live| {
     let id = live.approved_payout(WALLET, "6").await;
-    let store = live.app.store();
     let now = Timestamp::now();
-    let claimed = store.claim_payouts(now, 120_000, 10, Environment::Live).await.unwrap();
-    let ledger = live.app.workers().services().live_ledger().unwrap();
-    let lajan_ledger::Transaction { hash, envelope } = ledger.build(&claimed.payouts[0], None, None).await.unwrap();
-    store
-        .start_attempt(
-            &id,
-            &claimed.lease,
-            NewAttempt { tx_hash: &hash, envelope: &envelope, channel_account: None },
-            now,
-        )
-        .await
-        .unwrap()
-        .unwrap();
+    let lajan_ledger::Transaction { hash, .. } = built_and_recorded(live, &id, now).await;
     // The process died before submitting, and another transaction used the sequence meanwhile.
     live.net.create_account(&live.distribution, START_SEQ + 1);
     // Resumed: the stored envelope can no longer land, but only its max_time proves it did not.
@@ -399,6 +373,18 @@ live_test!(a_live_disbursement_needs_the_distribution_account_to_cover_it, 60, |
     assert_eq!((done["status"].as_str(), done["amountSent"].as_str()), (Some("completed"), Some("80.00")), "{done}");
     assert_eq!(live.net.payments().len(), 2);
 });
+
+/// What an executor does at `now` up to the submission: claims the payout `id` (the only one
+/// due), builds its transaction and records the attempt. The caller plays what comes next.
+async fn built_and_recorded(live: &Live, id: &str, now: Timestamp) -> lajan_ledger::Transaction {
+    let store = live.app.store();
+    let claimed = store.claim_payouts(now, 120_000, 10, Environment::Live).await.unwrap();
+    let ledger = live.app.workers().services().live_ledger().unwrap();
+    let tx = ledger.build(&claimed.payouts[0], None, None).await.unwrap();
+    let attempt = NewAttempt { tx_hash: &tx.hash, envelope: &tx.envelope, channel_account: None };
+    store.start_attempt(id, &claimed.lease, attempt, now).await.unwrap().unwrap();
+    tx
+}
 
 /// Waits (a few seconds at most) until the fake network has received `n` submissions.
 async fn submissions_reach(live: &Live, n: usize) {
